@@ -1,0 +1,290 @@
+// Package engine runs notebook cells: it parses the cell language, runs the
+// analysis pipeline and renders the answer. It implements kernel.Engine and
+// is the only place where the Jupyter kernel meets the GPU model.
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"github.com/kernelscope/kernelscope/gpu/report"
+	"html"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/kernelscope/kernelscope/gpu/analysis"
+	"github.com/kernelscope/kernelscope/gpu/toolchain"
+	"github.com/kernelscope/kernelscope/kernel"
+	"github.com/kernelscope/kernelscope/magics"
+	"github.com/kernelscope/kernelscope/render"
+	"github.com/kernelscope/kernelscope/samples"
+)
+
+// Engine holds one notebook session's state: the cell-language defaults and
+// the reports kept for %compare.
+type Engine struct {
+	mu      sync.Mutex
+	state   *magics.State
+	reports []*report.Report          // most recent last
+	named   map[string]*report.Report // %name
+	log     *slog.Logger
+	baseDir string
+}
+
+// New returns an engine; baseDir is where file("x.bin") initialisers are read.
+func New(baseDir string, log *slog.Logger) *Engine {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Engine{state: magics.NewState(), named: map[string]*report.Report{}, log: log, baseDir: baseDir}
+}
+
+// cellError is a failed cell as Jupyter shows it.
+type cellError struct {
+	name string
+	msg  string
+}
+
+func (e *cellError) Error() string     { return e.msg }
+func (e *cellError) ErrorName() string { return e.name }
+
+// Execute runs one cell.
+func (e *Engine) Execute(ctx context.Context, req kernel.ExecuteRequest, out kernel.Publisher) error {
+	e.mu.Lock()
+	spec, err := e.state.Parse(req.Code)
+	e.mu.Unlock()
+	if err != nil {
+		return &cellError{name: "MagicError", msg: err.Error()}
+	}
+	pub := publisher{out: out, silent: req.Silent}
+	switch {
+	case spec.Help:
+		return pub.display(map[string]any{render.MIMEHTML: magics.HelpHTML(), render.MIMEText: magics.HelpText()}, "")
+	case spec.LsMagic:
+		names := magics.Names()
+		return pub.display(map[string]any{render.MIMEText: "Available magics: " + strings.Join(names, " ")}, "")
+	case spec.ListSamples:
+		return pub.display(samplesBundle(), "")
+	case spec.Compared:
+		return e.compare(spec, pub)
+	}
+	if spec.Kind == magics.Config && spec.Sample == "" {
+		return pub.display(map[string]any{render.MIMEText: "defaults updated: " + describeDefaults(spec)}, "")
+	}
+	areq := analysis.Request{
+		Source: []byte(spec.Source), SourceFile: "cell.cu", IsPTX: spec.Kind == magics.PTX,
+		Arch: spec.Arch, Compiler: spec.Compiler, Flags: spec.Flags, Launch: spec.Launch,
+		Grid: spec.Grid, Block: spec.Block, Budget: spec.Budget, Timing: spec.Timing, Trace: spec.Trace,
+		BaseDir: e.baseDir, Name: spec.Name,
+	}
+	if areq.IsPTX {
+		areq.SourceFile = "cell.ptx"
+	}
+	if spec.Sample != "" {
+		s, ok := samples.Get(spec.Sample)
+		if !ok {
+			return &cellError{name: "MagicError", msg: fmt.Sprintf("%%sample: no sample named %q (samples: %s)", spec.Sample, strings.Join(sampleNames(), ", "))}
+		}
+		areq.Source = []byte(s.CUDA)
+		areq.SourceFile = s.Name + ".cu"
+		areq.IsPTX = false
+		if len(toolchain.Available()) == 0 {
+			areq.Prebuilt = s.PTX
+		}
+		if areq.Launch == nil && s.Launch != "" {
+			l, err := magics.ParseLaunch(s.Launch)
+			if err != nil {
+				return &cellError{name: "MagicError", msg: fmt.Sprintf("sample %s: %v", s.Name, err)}
+			}
+			areq.Launch = l
+		}
+		if areq.Grid == [3]int{} {
+			areq.Grid = s.Grid
+		}
+		if areq.Block == [3]int{} {
+			areq.Block = s.Block
+		}
+	}
+
+	// Progress: after half a second, show a progress display, later replaced by the report.
+	displayID := uuid.NewString()
+	var progMu sync.Mutex
+	shown := false
+	start := time.Now()
+	last := time.Time{}
+	areq.Progress = func(p analysis.Progress) {
+		progMu.Lock()
+		defer progMu.Unlock()
+		if time.Since(start) < 500*time.Millisecond || time.Since(last) < 250*time.Millisecond {
+			return
+		}
+		last = time.Now()
+		b := progressBundle(p)
+		if !shown {
+			shown = true
+			_ = pub.display(b, displayID)
+		} else {
+			_ = pub.update(b, displayID)
+		}
+	}
+	rep, runErr := analysis.Run(ctx, areq)
+	progMu.Lock()
+	wasShown := shown
+	shown = true // no progress updates after this point
+	progMu.Unlock()
+	if rep != nil && (runErr == nil || rep.PTX != "") {
+		rep.Name = spec.Name
+		bundle, err := render.Bundle(rep, render.Options{Show: spec.Show})
+		if err != nil {
+			return fmt.Errorf("rendering the report: %w", err)
+		}
+		if wasShown {
+			err = pub.update(bundle, displayID)
+		} else {
+			err = pub.display(bundle, displayID)
+		}
+		if err != nil {
+			e.log.Warn("publishing the report", "err", err)
+		}
+		if runErr == nil {
+			e.keep(rep)
+		}
+	} else if wasShown {
+		_ = pub.update(map[string]any{render.MIMEText: "failed"}, displayID)
+	}
+	if runErr != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		var f *analysis.Failure
+		if errors.As(runErr, &f) {
+			return f
+		}
+		return runErr
+	}
+	return nil
+}
+
+// keep remembers a report for %compare.
+func (e *Engine) keep(rep *report.Report) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.reports = append(e.reports, rep)
+	if len(e.reports) > 8 {
+		e.reports = e.reports[len(e.reports)-8:]
+	}
+	if rep.Name != "" {
+		e.named[rep.Name] = rep
+	}
+}
+
+// publisher drops everything for silent cells.
+type publisher struct {
+	out    kernel.Publisher
+	silent bool
+}
+
+func (p publisher) display(b map[string]any, id string) error {
+	if p.silent {
+		return nil
+	}
+	return p.out.Display(b, map[string]any{}, id)
+}
+
+func (p publisher) update(b map[string]any, id string) error {
+	if p.silent {
+		return nil
+	}
+	return p.out.UpdateDisplay(b, map[string]any{}, id)
+}
+
+func progressBundle(p analysis.Progress) map[string]any {
+	pct := 0.0
+	if p.BlocksTotal > 0 {
+		pct = 100 * float64(p.BlocksDone) / float64(p.BlocksTotal)
+	}
+	text := fmt.Sprintf("simulating: %.0f%% of blocks (%d/%d), %d thread-instructions, %.1fs",
+		pct, p.BlocksDone, p.BlocksTotal, p.ThreadInstructions, p.Elapsed.Seconds())
+	h := fmt.Sprintf(`<div style="font-family:sans-serif;font-size:13px"><progress max="100" value="%.0f" style="width:240px"></progress> %s</div>`, pct, html.EscapeString(text))
+	return map[string]any{render.MIMEText: text, render.MIMEHTML: h}
+}
+
+func describeDefaults(s *magics.Spec) string {
+	parts := []string{"arch " + s.Arch}
+	if s.Grid != [3]int{} {
+		parts = append(parts, fmt.Sprintf("grid %v", s.Grid))
+	}
+	if s.Block != [3]int{} {
+		parts = append(parts, fmt.Sprintf("block %v", s.Block))
+	}
+	if s.Compiler != "" {
+		parts = append(parts, "compiler "+s.Compiler)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func sampleNames() []string {
+	var n []string
+	for _, s := range samples.List() {
+		n = append(n, s.Name)
+	}
+	return n
+}
+
+func samplesBundle() map[string]any {
+	var t, h strings.Builder
+	h.WriteString(`<table><tr><th>sample</th><th>what it shows</th></tr>`)
+	for _, s := range samples.List() {
+		fmt.Fprintf(&t, "%-22s %s\n", s.Name, s.Title)
+		fmt.Fprintf(&h, "<tr><td><code>%%sample %s</code></td><td>%s</td></tr>", html.EscapeString(s.Name), html.EscapeString(s.Title))
+	}
+	h.WriteString("</table>")
+	return map[string]any{render.MIMEText: t.String(), render.MIMEHTML: h.String()}
+}
+
+// Complete completes magics, arch names, kernel names, CUDA words and PTX opcodes.
+func (e *Engine) Complete(code string, cursor int) ([]string, int, int) {
+	return magics.Complete(code, cursor)
+}
+
+// Inspect documents the word at the cursor.
+func (e *Engine) Inspect(code string, cursor, detail int) (map[string]any, bool) {
+	text, h, ok := magics.Inspect(code, cursor)
+	if !ok {
+		return nil, false
+	}
+	return map[string]any{render.MIMEText: text, render.MIMEHTML: h}, true
+}
+
+// IsComplete reports whether braces and parentheses are balanced.
+func (e *Engine) IsComplete(code string) (string, string) { return magics.IsComplete(code) }
+
+// compare renders %compare.
+func (e *Engine) compare(spec *magics.Spec, pub publisher) error {
+	e.mu.Lock()
+	var a, b *report.Report
+	switch len(spec.Compare) {
+	case 0:
+		if len(e.reports) >= 2 {
+			a, b = e.reports[len(e.reports)-2], e.reports[len(e.reports)-1]
+		}
+	case 2:
+		a, b = e.named[spec.Compare[0]], e.named[spec.Compare[1]]
+	}
+	names := make([]string, 0, len(e.named))
+	for n := range e.named {
+		names = append(names, n)
+	}
+	e.mu.Unlock()
+	if a == nil || b == nil {
+		if len(spec.Compare) == 2 {
+			return &cellError{name: "MagicError", msg: fmt.Sprintf("%%compare: no reports named %q and %q (named reports: %s)", spec.Compare[0], spec.Compare[1], strings.Join(names, ", "))}
+		}
+		return &cellError{name: "MagicError", msg: "%compare needs two earlier reports: run two kernels first (or name them with %name and give the names)"}
+	}
+	return pub.display(render.Compare(a, b), "")
+}

@@ -1,0 +1,210 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/kernelscope/kernelscope/kernel"
+	"github.com/kernelscope/kernelscope/render"
+)
+
+// recorder is a kernel.Publisher that keeps what was published.
+type recorder struct {
+	mu       sync.Mutex
+	displays []map[string]any
+	updates  []map[string]any
+	streams  []string
+}
+
+func (r *recorder) Display(data, _ map[string]any, _ string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.displays = append(r.displays, data)
+	return nil
+}
+
+func (r *recorder) UpdateDisplay(data, _ map[string]any, _ string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.updates = append(r.updates, data)
+	return nil
+}
+
+func (r *recorder) Stream(_, text string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.streams = append(r.streams, text)
+	return nil
+}
+
+var _ kernel.Publisher = (*recorder)(nil)
+
+// needClang skips a test without clang unless the environment requires the tools.
+func needClang(t *testing.T) {
+	t.Helper()
+	for _, c := range []string{"clang-19", "clang-18", "clang-17", "clang"} {
+		if _, err := exec.LookPath(c); err == nil {
+			return
+		}
+	}
+	if os.Getenv("KS_REQUIRE_TOOLS") != "" || os.Getenv("CI") != "" {
+		t.Fatal("clang is required here (KS_REQUIRE_TOOLS/CI set) but not installed")
+	}
+	t.Skip("no clang on PATH")
+}
+
+func run(t *testing.T, e *Engine, code string) (*recorder, error) {
+	t.Helper()
+	r := &recorder{}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	err := e.Execute(ctx, kernel.ExecuteRequest{Code: code, StoreHistory: true}, r)
+	return r, err
+}
+
+const vectorAdd = `%launch vector_add(a=arange(1000), b=ones(1000), c=zeros(1000), n=1000)
+extern "C" __global__ void vector_add(const float* a, const float* b, float* c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) c[i] = a[i] + b[i];
+}
+`
+
+func TestCUDACellAnswersWithReport(t *testing.T) {
+	needClang(t)
+	e := New(t.TempDir(), nil)
+	r, err := run(t, e, vectorAdd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.displays) != 1 {
+		t.Fatalf("expected one display_data, got %d", len(r.displays))
+	}
+	d := r.displays[0]
+	for _, mime := range []string{render.MIMEHTML, render.MIMEText, render.MIMEReport, render.MIMEPNG} {
+		if d[mime] == nil {
+			t.Errorf("bundle lacks %s", mime)
+		}
+	}
+	text := d[render.MIMEText].(string)
+	// c = a + b with a = 0,1,2,... and b = 1: the first outputs are 1 2 3.
+	if !strings.Contains(text, "c[1000] f32: 1 2 3 4") {
+		t.Errorf("text summary does not show the computed output:\n%s", text)
+	}
+}
+
+func TestCompileErrorNamesCellLine(t *testing.T) {
+	needClang(t)
+	e := New(t.TempDir(), nil)
+	_, err := run(t, e, "%grid 1\n__global__ void k(int* a) {\n  a[0] = undefined_thing;\n}\n")
+	if err == nil {
+		t.Fatal("expected a compile error")
+	}
+	if !strings.Contains(err.Error(), ":3:") || !strings.Contains(err.Error(), "undefined_thing") {
+		t.Errorf("error does not name cell line 3 and the identifier: %v", err)
+	}
+	var n interface{ ErrorName() string }
+	if !errors.As(err, &n) || n.ErrorName() != "CompileError" {
+		t.Errorf("ename: %v", err)
+	}
+}
+
+func TestUnknownMagicListsKnownOnes(t *testing.T) {
+	e := New(t.TempDir(), nil)
+	_, err := run(t, e, "%frobnicate 3\n")
+	if err == nil || !strings.Contains(err.Error(), "frobnicate") || !strings.Contains(err.Error(), "%arch") {
+		t.Fatalf("expected an error naming the magic and listing %%arch, got %v", err)
+	}
+}
+
+func TestPTXCell(t *testing.T) {
+	e := New(t.TempDir(), nil)
+	ptx, err := os.ReadFile("../testdata/golden/ptx/vector_add.sm_80.ptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := run(t, e, "%%ptx\n%grid 4\n%block 256\n"+string(ptx))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.displays) != 1 || r.displays[0][render.MIMEHTML] == nil {
+		t.Fatalf("expected a report, got %d displays", len(r.displays))
+	}
+}
+
+func TestOutOfBoundsIsAnErrorNamingTheLine(t *testing.T) {
+	needClang(t)
+	e := New(t.TempDir(), nil)
+	_, err := run(t, e, "%grid 1\n%block 64\n%launch oob(a=zeros(32))\nextern \"C\" __global__ void oob(float* a) {\n  a[threadIdx.x * 1024] = 1.0f;\n}\n")
+	if err == nil {
+		t.Fatal("expected an out-of-bounds error")
+	}
+	if !strings.Contains(err.Error(), "line 5") {
+		t.Errorf("error does not name CUDA line 5: %v", err)
+	}
+}
+
+func TestInterruptStopsEndlessLoop(t *testing.T) {
+	needClang(t)
+	e := New(t.TempDir(), nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- e.Execute(ctx, kernel.ExecuteRequest{Code: "%grid 1\n%block 32\n%budget 1e15\nextern \"C\" __global__ void spin(volatile int* a) {\n  while (a[0] == 0) { a[1]++; }\n}\n"}, &recorder{})
+	}()
+	time.Sleep(1500 * time.Millisecond)
+	start := time.Now()
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("expected context.Canceled, got %v", err)
+		}
+		if d := time.Since(start); d > 2*time.Second {
+			t.Errorf("interrupt took %v", d)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the cell did not stop after the interrupt")
+	}
+	// The engine still works.
+	if _, err := run(t, e, vectorAdd); err != nil {
+		t.Fatalf("engine broken after interrupt: %v", err)
+	}
+}
+
+func TestCompareNeedsTwoReports(t *testing.T) {
+	needClang(t)
+	e := New(t.TempDir(), nil)
+	if _, err := run(t, e, "%compare"); err == nil {
+		t.Fatal("expected an error with no reports")
+	}
+	for _, name := range []string{"one", "two"} {
+		if _, err := run(t, e, "%name "+name+"\n"+vectorAdd); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := run(t, e, "%compare one two")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.displays) != 1 || !strings.Contains(r.displays[0][render.MIMEText].(string), "thread-instructions") {
+		t.Fatalf("compare output: %+v", r.displays)
+	}
+}
+
+func TestSilentPublishesNothing(t *testing.T) {
+	needClang(t)
+	e := New(t.TempDir(), nil)
+	r := &recorder{}
+	if err := e.Execute(context.Background(), kernel.ExecuteRequest{Code: vectorAdd, Silent: true}, r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.displays)+len(r.updates)+len(r.streams) != 0 {
+		t.Fatal("a silent cell published output")
+	}
+}

@@ -1,0 +1,284 @@
+package analysis
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"github.com/kernelscope/kernelscope/gpu/report"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/kernelscope/kernelscope/gpu/ptx"
+	"github.com/kernelscope/kernelscope/gpu/toolchain"
+)
+
+// Request is one launch to analyse.
+type Request struct {
+	Source     []byte // CUDA or PTX text
+	SourceFile string // "cell.cu" in a notebook, the file name for `run`
+	IsPTX      bool
+	Arch       string // "sm_80" when empty
+	Compiler   string // auto, clang, nvcc
+	Prebuilt   []byte // PTX to use instead of compiling (bundled samples where no compiler exists)
+	Flags      []string
+	Launch     *Launch // nil: first kernel, automatic arguments
+	Grid       [3]int  // zero: automatic
+	Block      [3]int  // zero: automatic
+	Budget     int64   // thread-instructions; 0 = 2e9
+	Timing     bool
+	Trace      TraceSpec
+	BaseDir    string // where file("x.bin") is looked up
+	ParseOnly  bool   // compile and parse, do not simulate
+	Name       string
+	Progress   func(Progress)
+}
+
+// Progress is reported while a launch runs.
+type Progress struct {
+	BlocksDone, BlocksTotal int
+	ThreadInstructions      int64
+	Elapsed                 time.Duration
+}
+
+// Failure is an error that ended the analysis, with its kind and location.
+type Failure struct {
+	Err report.Error
+	// Diags are all compiler or parser messages when there were several.
+	Diags []report.Error
+}
+
+func (f *Failure) Error() string {
+	if len(f.Diags) > 1 {
+		var b strings.Builder
+		for i, d := range f.Diags {
+			if i > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(d.Message)
+		}
+		return b.String()
+	}
+	return f.Err.Message
+}
+
+// ErrorName is the Jupyter ename of the failure.
+func (f *Failure) ErrorName() string {
+	switch f.Err.Kind {
+	case "compile":
+		return "CompileError"
+	case "ptx":
+		return "PTXError"
+	case "interrupted":
+		return "KeyboardInterrupt"
+	case "launch", "args":
+		return "LaunchError"
+	case "budget":
+		return "BudgetExceeded"
+	case "deadlock":
+		return "Deadlock"
+	}
+	return "SimulationError"
+}
+
+const defaultArch = "sm_80"
+
+// Run compiles, parses and simulates one launch. On failure it returns the
+// partial report (what was computed before the failure) and a *Failure.
+func Run(ctx context.Context, req Request) (*report.Report, error) {
+	if req.Arch == "" {
+		req.Arch = defaultArch
+	}
+	if req.SourceFile == "" {
+		req.SourceFile = "cell.cu"
+	}
+	rep := &report.Report{Arch: req.Arch, SourceFile: req.SourceFile, Hints: []report.Hint{}, Errors: []report.Error{}, Name: req.Name}
+	fail := func(e report.Error, diags []report.Error) (*report.Report, error) {
+		rep.Errors = append(rep.Errors, e)
+		return rep, &Failure{Err: e, Diags: diags}
+	}
+	ptxText, err := compile(ctx, req, rep)
+	if err != nil {
+		var f *Failure
+		if errors.As(err, &f) {
+			rep.Errors = append(rep.Errors, f.Err)
+		}
+		return rep, err
+	}
+	rep.PTX = string(ptxText)
+	mod, err := ptx.Parse(ptxFileName(req), ptxText)
+	if err != nil {
+		if ctx.Err() != nil {
+			return fail(report.Error{Kind: "interrupted", Message: "interrupted"}, nil)
+		}
+		var el ptx.ErrorList
+		if errors.As(err, &el) && len(el) > 0 {
+			var diags []report.Error
+			for _, e := range el {
+				diags = append(diags, report.Error{Kind: "ptx", PTXLine: int(e.Pos.Line), Col: int(e.Pos.Col), Message: e.Error()})
+			}
+			return fail(diags[0], diags)
+		}
+		return fail(report.Error{Kind: "ptx", Message: err.Error()}, nil)
+	}
+	cuda := map[string][]cudaParam{}
+	if !req.IsPTX {
+		cuda = cudaKernels(string(req.Source))
+	}
+	rep.Kernels = kernelInfos(mod, cuda)
+	if len(rep.Kernels) == 0 {
+		return fail(report.Error{Kind: "launch", Message: "the cell defines no kernel (__global__ function / .entry) to launch"}, nil)
+	}
+	if req.ParseOnly {
+		return rep, nil
+	}
+	return simulate(ctx, req, rep, mod, cuda, fail)
+}
+
+// kernelInfos describes the module's kernels, with CUDA parameter names where the source is known.
+func kernelInfos(mod *ptx.Module, cuda map[string][]cudaParam) []report.KernelInfo {
+	var out []report.KernelInfo
+	for _, k := range mod.Kernels() {
+		ki := report.KernelInfo{Name: k.Name, Instructions: len(k.Insts), RegistersEstimated: ptx.EstimateRegisters(k)}
+		cps := cuda[demangle(k.Name)]
+		for i, p := range k.Params {
+			pi := report.ParamInfo{Name: p.Name, Type: p.Type.String()}
+			if len(cps) == len(k.Params) {
+				pi.Name = cps[i].name
+				pi.Type = cps[i].ctype
+			}
+			ki.Params = append(ki.Params, pi)
+		}
+		ki.SharedStatic = staticShared(mod, k)
+		out = append(out, ki)
+	}
+	return out
+}
+
+// ptxFileName names the PTX text in messages.
+func ptxFileName(req Request) string {
+	if req.IsPTX {
+		return req.SourceFile
+	}
+	return strings.TrimSuffix(req.SourceFile, ".cu") + ".ptx"
+}
+
+// staticShared sums the .shared variables a kernel can reach (its own and module-scope ones it names).
+func staticShared(m *ptx.Module, f *ptx.Func) int {
+	total := 0
+	for _, v := range f.Vars {
+		if v.Space == ptx.SpaceShared {
+			total = alignUp(total, max(v.Align, 1)) + v.Size()
+		}
+	}
+	used := map[string]bool{}
+	for _, in := range f.Insts {
+		for _, a := range in.Args {
+			if a.Kind == ptx.OpSym || (a.Kind == ptx.OpAddr && !a.BaseReg) {
+				used[a.Name] = true
+			}
+		}
+	}
+	for _, v := range m.Globals {
+		if v.Space == ptx.SpaceShared && used[v.Name] {
+			total = alignUp(total, max(v.Align, 1)) + v.Size()
+		}
+	}
+	return total
+}
+
+func alignUp(n, a int) int { return (n + a - 1) / a * a }
+
+// pickKernel chooses the kernel to launch.
+func pickKernel(mod *ptx.Module, launch *Launch) (*ptx.Func, error) {
+	ks := mod.Kernels()
+	if launch == nil || launch.Kernel == "" {
+		return ks[0], nil
+	}
+	for _, k := range ks {
+		if k.Name == launch.Kernel || demangle(k.Name) == launch.Kernel {
+			return k, nil
+		}
+	}
+	var names []string
+	for _, k := range ks {
+		names = append(names, demangle(k.Name))
+	}
+	sort.Strings(names)
+	return nil, fmt.Errorf("%%launch: no kernel named %q in the cell (kernels: %s)", launch.Kernel, strings.Join(names, ", "))
+}
+
+// cudaLine maps an instruction's .loc to a line of the user's source file.
+func cudaLine(mod *ptx.Module, loc ptx.Loc, file string) int {
+	if loc.File == 0 {
+		return 0
+	}
+	if fileIs(mod, int(loc.File), file) {
+		return int(loc.Line)
+	}
+	if loc.InlinedFile != 0 && fileIs(mod, int(loc.InlinedFile), file) {
+		return int(loc.InlinedLine)
+	}
+	return 0
+}
+
+// fileIs reports whether .file index idx is the user's file; "" accepts any
+// file (PTX given by the user: its .loc lines refer to whatever it was made from).
+func fileIs(mod *ptx.Module, idx int, file string) bool {
+	if file == "" {
+		return true
+	}
+	for _, f := range mod.Files {
+		if f.Index == idx {
+			return f.Name == file || strings.HasSuffix(f.Name, "/"+file)
+		}
+	}
+	return false
+}
+
+// failure makes a *Failure from its first error and all diagnostics.
+func failure(e report.Error, diags []report.Error) *Failure { return &Failure{Err: e, Diags: diags} }
+
+// compile turns the request's source into PTX text (or takes it as given).
+func compile(ctx context.Context, req Request, rep *report.Report) ([]byte, error) {
+	var ptxText []byte
+	if req.IsPTX {
+		ptxText = req.Source
+		rep.Toolchain = "PTX given"
+	} else if req.Prebuilt != nil {
+		rep.Source = string(req.Source)
+		ptxText = req.Prebuilt
+		rep.Toolchain = "pre-built PTX (no compiler installed)"
+	} else {
+		rep.Source = string(req.Source)
+		res, err := toolchain.Compile(ctx, toolchain.Request{
+			Source: string(req.Source), File: req.SourceFile, Arch: req.Arch,
+			Compiler: req.Compiler, Flags: req.Flags, Timeout: 60 * time.Second,
+		})
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, failure(report.Error{Kind: "interrupted", Message: "interrupted while compiling"}, nil)
+			}
+			var ce *toolchain.CompileError
+			if errors.As(err, &ce) && len(ce.Diags) > 0 {
+				var diags []report.Error
+				for _, d := range ce.Diags {
+					if d.Severity != "error" && d.Severity != "fatal error" {
+						continue
+					}
+					diags = append(diags, report.Error{Kind: "compile", CUDALine: d.Line, Col: d.Col,
+						Message: fmt.Sprintf("%s:%d:%d: %s: %s", req.SourceFile, d.Line, d.Col, d.Severity, d.Message)})
+				}
+				if len(diags) == 0 {
+					diags = []report.Error{{Kind: "compile", Message: err.Error()}}
+				}
+				return nil, failure(diags[0], diags)
+			}
+			return nil, failure(report.Error{Kind: "compile", Message: err.Error()}, nil)
+		}
+		ptxText = res.PTX
+		rep.Toolchain = res.Compiler
+		rep.SASS = res.SASS
+	}
+	return ptxText, nil
+}

@@ -1,0 +1,330 @@
+package analysis
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"github.com/kernelscope/kernelscope/gpu/report"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/kernelscope/kernelscope/gpu/arch"
+	"github.com/kernelscope/kernelscope/gpu/hints"
+	"github.com/kernelscope/kernelscope/gpu/mem"
+	"github.com/kernelscope/kernelscope/gpu/occupancy"
+	"github.com/kernelscope/kernelscope/gpu/ptx"
+	"github.com/kernelscope/kernelscope/gpu/sim"
+)
+
+// defaultBlock is the block size used when the cell gives none.
+var defaultBlock = [3]int{256, 1, 1}
+
+func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Module, cuda map[string][]cudaParam,
+	fail func(report.Error, []report.Error) (*report.Report, error)) (*report.Report, error) {
+	spec, err := arch.Lookup(req.Arch)
+	if err != nil {
+		return fail(report.Error{Kind: "launch", Message: err.Error()}, nil)
+	}
+	k, err := pickKernel(mod, req.Launch)
+	if err != nil {
+		return fail(report.Error{Kind: "launch", Message: err.Error()}, nil)
+	}
+	rep.Kernel = demangle(k.Name)
+	grid, block := req.Grid, req.Block
+	if block == [3]int{} {
+		block = defaultBlock
+		if k.ReqNTid[0] > 0 {
+			block = k.ReqNTid
+		}
+		rep.Notes = append(rep.Notes, fmt.Sprintf("block size %d chosen automatically (set it with %%block)", block[0]*max(block[1], 1)*max(block[2], 1)))
+	}
+	if grid == [3]int{} {
+		grid = [3]int{4, 1, 1}
+		rep.Notes = append(rep.Notes, "grid of 4 blocks chosen automatically (set it with %grid)")
+	}
+	for i := range 3 {
+		grid[i] = max(grid[i], 1)
+		block[i] = max(block[i], 1)
+	}
+	rep.Grid, rep.Block = grid, block
+	threadsPerBlock := block[0] * block[1] * block[2]
+	if threadsPerBlock > spec.MaxThreadsPerBlock {
+		return fail(report.Error{Kind: "launch", Message: fmt.Sprintf("block of %d threads exceeds the %d threads per block that %s allows", threadsPerBlock, spec.MaxThreadsPerBlock, req.Arch)}, nil)
+	}
+	nblocks := grid[0] * grid[1] * grid[2]
+	total := nblocks * threadsPerBlock
+	args, notes, err := buildArgs(k, cuda[demangle(k.Name)], req.Launch, total, req.BaseDir)
+	if err != nil {
+		return fail(report.Error{Kind: "args", Message: err.Error()}, nil)
+	}
+	rep.Notes = append(rep.Notes, notes...)
+	for _, a := range args {
+		rep.Args = append(rep.Args, a.info)
+	}
+
+	// Resources and occupancy.
+	regs := ptx.EstimateRegisters(k)
+	rep.Registers = report.RegInfo{PerThread: regs, Source: "estimated from PTX liveness (no ptxas)"}
+	rep.SharedStatic = staticShared(mod, k)
+	rep.SharedDynamic = 0
+	occIn := occupancy.Input{BlockSize: threadsPerBlock, RegsPerThread: regs, StaticShared: rep.SharedStatic, DynamicShared: rep.SharedDynamic}
+	if occ, err := occupancy.Compute(spec, occIn); err == nil {
+		rep.Occupancy = occupancyReport(occ, regs, rep.SharedStatic+rep.SharedDynamic)
+	} else {
+		rep.Notes = append(rep.Notes, "occupancy: "+err.Error())
+	}
+
+	// The launch.
+	counter := mem.NewCounter(mem.NewHierarchy(spec, spec.SMs, mem.Options{}))
+	simArgs := make([]sim.Arg, len(args))
+	for i, a := range args {
+		simArgs[i] = sim.Arg{Buffer: a.buffer, Scalar: a.scalar}
+	}
+	tr := req.Trace
+	cfg := sim.Config{
+		Grid: grid, Block: block, NumSMs: spec.SMs, Budget: req.Budget,
+		Trace:    sim.TraceConfig{Block: tr.Block, WarpLo: tr.WarpLo, WarpHi: tr.WarpHi, MaxSteps: tr.Steps},
+		OnMemory: counter.Observe,
+	}
+	start := time.Now()
+	if req.Progress != nil {
+		cfg.Progress = func(p sim.Progress) {
+			req.Progress(Progress{BlocksDone: p.BlocksDone, BlocksTotal: p.BlocksTotal, ThreadInstructions: p.ThreadInstructions, Elapsed: time.Since(start)})
+		}
+	}
+	res, simErr := sim.Launch(ctx, mod, k.Name, simArgs, cfg)
+	rep.Stats.SimMillis = time.Since(start).Milliseconds()
+	rep.Stats.Blocks = nblocks
+	rep.Stats.WarpsPerBlock = (threadsPerBlock + 31) / 32
+	if res != nil {
+		rep.Simulated = true
+		fillFromResult(rep, mod, k, res, args, counter, userFile(req))
+	}
+	if simErr != nil {
+		return fail(simFailure(simErr, mod, userFile(req)), nil)
+	}
+	rep.Hints = hints.Analyze(rep, spec)
+	return rep, nil
+}
+
+// simFailure turns a simulator error into a located report error.
+func simFailure(err error, mod *ptx.Module, file string) report.Error {
+	var se *sim.Error
+	if errors.As(err, &se) {
+		e := report.Error{Kind: simKind(se.Kind), Message: se.Error(), PTXLine: se.PTXLine, CUDALine: cudaLine(mod, se.Loc, file)}
+		if se.Kind != sim.Deadlock && se.Kind != sim.Budget && se.Kind != sim.Interrupted {
+			b, t := se.Block, se.Thread
+			e.Block, e.Thread = &b, &t
+		}
+		return e
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return report.Error{Kind: "interrupted", Message: "interrupted"}
+	}
+	return report.Error{Kind: "simulation", Message: err.Error()}
+}
+
+func simKind(k sim.ErrorKind) string {
+	switch k {
+	case sim.OutOfBounds:
+		return "out_of_bounds"
+	case sim.Misaligned:
+		return "misaligned"
+	case sim.SharedOutOfRange:
+		return "shared_out_of_range"
+	case sim.Trap:
+		return "trap"
+	case sim.Deadlock:
+		return "deadlock"
+	case sim.Budget:
+		return "budget"
+	case sim.Interrupted:
+		return "interrupted"
+	case sim.Unsupported:
+		return "unsupported"
+	}
+	return "launch"
+}
+
+func occupancyReport(o occupancy.Result, regs, smem int) *report.Occupancy {
+	return &report.Occupancy{
+		ActiveBlocksPerSM: o.ActiveBlocks, OccupancyPct: o.OccupancyPct,
+		LimitingFactors: append([]string{}, o.Limiting...), RegistersPerThread: regs, SharedBytesPerBlock: smem,
+		Limits: map[string]int{"registers": o.Limits.Registers, "shared_memory": o.Limits.SharedMemory,
+			"warps": o.Limits.Warps, "blocks": o.Limits.Blocks, "barriers": o.Limits.Barriers},
+	}
+}
+
+// fillFromResult copies the simulator's and memory model's numbers into the report.
+func fillFromResult(rep *report.Report, mod *ptx.Module, k *ptx.Func, res *sim.Result, args []launchArg, counter *mem.Counter, file string) {
+	rep.Stats.WarpInstructions = res.Stats.WarpInstructions
+	rep.Stats.ThreadInstructions = res.Stats.ThreadInstructions
+	rep.Stats.Branches = res.Stats.Branches
+	rep.Stats.DivergentBranches = res.Stats.DivergentBranches
+	for i, a := range args {
+		if a.buffer == nil || i >= len(res.Buffers) || res.Buffers[i] == nil {
+			continue
+		}
+		if i < len(res.Addresses) {
+			rep.Args[i].Address = res.Addresses[i]
+		}
+		rep.Outputs = append(rep.Outputs, summarise(a.info.Name, a.info.Type, a.buffer, res.Buffers[i]))
+	}
+	// Per-line counters.
+	byLine := map[int]*report.LineStat{}
+	for _, is := range res.Insts {
+		line := is.Line
+		ls := byLine[line]
+		if ls == nil {
+			ls = &report.LineStat{PTXLine: line, CUDALine: cudaLine(mod, is.Loc, file)}
+			byLine[line] = ls
+		}
+		ls.WarpExecs += is.WarpExecs
+		ls.ThreadExecs += is.ThreadExecs
+		ls.Branches += is.Branches
+		ls.DivergentBranches += is.DivergentBranches
+	}
+	m := counter.Totals()
+	mr := &report.Memory{
+		GlobalLoadRequests: int64(m.GlobalLoadRequests), GlobalLoadSectors: int64(m.GlobalLoadSectors),
+		GlobalStoreRequests: int64(m.GlobalStoreRequests), GlobalStoreSectors: int64(m.GlobalStoreSectors),
+		SharedLoadWavefronts: int64(m.SharedLoadWavefronts), SharedStoreWavefronts: int64(m.SharedStoreWavefronts),
+		SharedLoadBankConflicts: int64(m.SharedLoadBankConflicts), SharedStoreBankConflicts: int64(m.SharedStoreBankConflicts),
+		L1HitRate: m.L1HitRate, L2HitRate: m.L2HitRate, Instructions: []report.MemInstruction{},
+	}
+	instAt := map[int]*ptx.Inst{}
+	for _, f := range mod.Funcs {
+		for _, in := range f.Insts {
+			instAt[int(in.Pos.Line)] = in
+		}
+	}
+	for _, mi := range counter.Instructions() {
+		line := mi.PTXLine
+		row := report.MemInstruction{
+			PTXLine: line, Space: mi.Space, Op: mi.Op, WidthBits: mi.WidthBits,
+			Requests: int64(mi.Requests), Sectors: int64(mi.Sectors), IdealSectors: int64(mi.IdealSectors),
+			Wavefronts: int64(mi.Wavefronts), IdealWavefronts: int64(mi.IdealWavefronts), L1Hits: int64(mi.L1Hits), L2Hits: int64(mi.L2Hits),
+		}
+		if in := instAt[line]; in != nil {
+			row.CUDALine = cudaLine(mod, in.Loc, file)
+			row.Text = instText(in)
+		}
+		mr.Instructions = append(mr.Instructions, row)
+		if ls := byLine[line]; ls != nil {
+			ls.Requests += row.Requests
+			ls.Sectors += row.Sectors
+			ls.IdealSectors += row.IdealSectors
+			ls.Wavefronts += row.Wavefronts
+			ls.IdealWavefronts += row.IdealWavefronts
+		}
+	}
+	sort.SliceStable(mr.Instructions, func(i, j int) bool {
+		return waste(mr.Instructions[i]) > waste(mr.Instructions[j])
+	})
+	rep.Memory = mr
+	for _, ls := range byLine {
+		rep.Lines = append(rep.Lines, *ls)
+	}
+	sort.Slice(rep.Lines, func(i, j int) bool { return rep.Lines[i].PTXLine < rep.Lines[j].PTXLine })
+	if res.Trace != nil {
+		rep.Trace = convertTrace(res.Trace, res, mod, file)
+	}
+}
+
+// waste orders memory rows worst first: extra sectors or wavefronts over ideal.
+func waste(m report.MemInstruction) float64 {
+	w := float64(m.Sectors-m.IdealSectors) + float64(m.Wavefronts-m.IdealWavefronts)
+	return w
+}
+
+// instText prints one instruction compactly.
+func instText(in *ptx.Inst) string {
+	var b strings.Builder
+	if in.Guard != "" {
+		b.WriteByte('@')
+		if in.GuardNeg {
+			b.WriteByte('!')
+		}
+		b.WriteString(in.Guard)
+		b.WriteByte(' ')
+	}
+	b.WriteString(in.Op)
+	for _, m := range in.Mods {
+		b.WriteByte('.')
+		b.WriteString(m)
+	}
+	for i, a := range in.Args {
+		if i == 0 {
+			b.WriteByte(' ')
+		} else {
+			b.WriteString(", ")
+		}
+		b.WriteString(operandText(a))
+	}
+	return b.String()
+}
+
+func operandText(a ptx.Operand) string {
+	var s string
+	switch a.Kind {
+	case ptx.OpReg, ptx.OpSym, ptx.OpLabel:
+		s = a.Name
+		if a.Comp != "" {
+			s += "." + a.Comp
+		}
+	case ptx.OpSpecial:
+		s = a.Name
+		if a.Comp != "" {
+			s += "." + a.Comp
+		}
+	case ptx.OpImm:
+		s = fmt.Sprint(a.Imm)
+	case ptx.OpFloat:
+		if a.FloatBits == 32 {
+			s = fmt.Sprintf("0f%08X", a.Bits)
+		} else {
+			s = fmt.Sprintf("0d%016X", a.Bits)
+		}
+	case ptx.OpAddr:
+		s = "[" + a.Name
+		if a.Imm != 0 || a.Name == "" {
+			if a.Name != "" && a.Imm >= 0 {
+				s += "+"
+			}
+			s += fmt.Sprint(a.Imm)
+		}
+		s += "]"
+	case ptx.OpVec, ptx.OpList, ptx.OpMask:
+		var parts []string
+		for _, e := range a.Elems {
+			parts = append(parts, operandText(e))
+		}
+		if a.Kind == ptx.OpVec {
+			s = "{" + strings.Join(parts, ", ") + "}"
+		} else {
+			s = "(" + strings.Join(parts, ", ") + ")"
+		}
+	case ptx.OpPair:
+		if len(a.Elems) == 2 {
+			s = operandText(a.Elems[0]) + "|" + operandText(a.Elems[1])
+		}
+	case ptx.OpSink:
+		s = "_"
+	}
+	if a.Not {
+		s = "!" + s
+	}
+	if a.Neg {
+		s = "-" + s
+	}
+	return s
+}
+
+// userFile is the source file whose lines are CUDA lines: the cell's, or any for PTX input.
+func userFile(req Request) string {
+	if req.IsPTX {
+		return ""
+	}
+	return req.SourceFile
+}

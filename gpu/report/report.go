@@ -1,0 +1,239 @@
+// Package report defines the Report: the plain, JSON-serialisable result of
+// analysing one launch. It is the contract between the engine (gpu/analysis,
+// gpu/hints) and every presentation (render, the command line, other tools).
+package report
+
+// Report is the contract between the engine and every presentation (HTML,
+// text, JSON). The JSON names are stable (DESIGN.md): add fields, rename none.
+type Report struct {
+	Kernel    string     `json:"kernel"`
+	Arch      string     `json:"arch"`
+	Grid      [3]int     `json:"grid"`
+	Block     [3]int     `json:"block"`
+	Toolchain string     `json:"toolchain"`
+	Stats     Stats      `json:"stats"`
+	Memory    *Memory    `json:"memory,omitempty"`
+	Occupancy *Occupancy `json:"occupancy,omitempty"`
+	Timing    *Timing    `json:"timing,omitempty"`
+	Hints     []Hint     `json:"hints"`
+	Errors    []Error    `json:"errors"`
+
+	// Everything below is for the views; tools may read it too.
+	Name          string          `json:"name,omitempty"`        // %name of this report
+	SourceFile    string          `json:"source_file,omitempty"` // "cell.cu" or the file given to `run`
+	Source        string          `json:"source,omitempty"`      // CUDA source ("" for PTX input)
+	PTX           string          `json:"ptx"`
+	SASS          string          `json:"sass,omitempty"`
+	Kernels       []KernelInfo    `json:"kernels"`
+	Registers     RegInfo         `json:"registers"`
+	SharedStatic  int             `json:"shared_static_bytes"`
+	SharedDynamic int             `json:"shared_dynamic_bytes"`
+	LocalBytes    int             `json:"local_bytes_per_thread"`
+	Args          []ArgInfo       `json:"args,omitempty"`
+	Outputs       []Output        `json:"outputs,omitempty"`
+	Lines         []LineStat      `json:"lines,omitempty"` // per PTX line of the launched kernel
+	Trace         *Trace          `json:"trace,omitempty"`
+	Notes         []string        `json:"notes,omitempty"` // choices made automatically, limits of the model
+	Simulated     bool            `json:"simulated"`       // false when only compiled/parsed
+	Sections      map[string]bool `json:"-"`               // section -> shown (from %show/%hide)
+}
+
+// Stats are launch totals (DESIGN.md "stats").
+type Stats struct {
+	WarpInstructions   int64 `json:"warp_instructions"`
+	ThreadInstructions int64 `json:"thread_instructions"`
+	Cycles             int64 `json:"cycles"`
+	Branches           int64 `json:"branches"`
+	DivergentBranches  int64 `json:"divergent_branches"`
+	Blocks             int   `json:"blocks"`
+	WarpsPerBlock      int   `json:"warps_per_block"`
+	SimMillis          int64 `json:"sim_ms"`
+}
+
+// Memory holds memory counters named after Nsight Compute's metrics.
+type Memory struct {
+	GlobalLoadRequests       int64            `json:"global_load_requests"`
+	GlobalLoadSectors        int64            `json:"global_load_sectors"`
+	GlobalStoreRequests      int64            `json:"global_store_requests"`
+	GlobalStoreSectors       int64            `json:"global_store_sectors"`
+	SharedLoadWavefronts     int64            `json:"shared_load_wavefronts"`
+	SharedStoreWavefronts    int64            `json:"shared_store_wavefronts"`
+	SharedLoadBankConflicts  int64            `json:"shared_load_bank_conflicts"`
+	SharedStoreBankConflicts int64            `json:"shared_store_bank_conflicts"`
+	L1HitRate                float64          `json:"l1_hit_rate"`
+	L2HitRate                float64          `json:"l2_hit_rate"`
+	Instructions             []MemInstruction `json:"instructions"`
+}
+
+// MemInstruction is the traffic of one memory instruction over the launch.
+type MemInstruction struct {
+	PTXLine         int    `json:"ptx_line"`
+	CUDALine        int    `json:"cuda_line"`
+	Space           string `json:"space"`
+	Op              string `json:"op"`
+	WidthBits       int    `json:"width_bits"`
+	Requests        int64  `json:"requests"`
+	Sectors         int64  `json:"sectors"`
+	IdealSectors    int64  `json:"ideal_sectors"`
+	Wavefronts      int64  `json:"wavefronts"`
+	IdealWavefronts int64  `json:"ideal_wavefronts"`
+	L1Hits          int64  `json:"l1_hits"`
+	L2Hits          int64  `json:"l2_hits"`
+	Text            string `json:"text,omitempty"` // the PTX instruction
+}
+
+// Occupancy is the theoretical occupancy of the launch.
+type Occupancy struct {
+	ActiveBlocksPerSM   int            `json:"active_blocks_per_sm"`
+	OccupancyPct        float64        `json:"occupancy_pct"`
+	LimitingFactors     []string       `json:"limiting_factors"`
+	RegistersPerThread  int            `json:"registers_per_thread"`
+	SharedBytesPerBlock int            `json:"shared_bytes_per_block"`
+	Limits              map[string]int `json:"limits,omitempty"`
+	Charts              []Chart        `json:"-"`
+}
+
+// Chart is a rendered chart (SVG with embedded fonts and PNG).
+type Chart struct {
+	Title string
+	SVG   []byte
+	PNG   []byte
+}
+
+// Timing is the output of the timing model.
+type Timing struct {
+	Cycles   int64            `json:"cycles"`
+	Stalls   map[string]int64 `json:"stalls"`
+	Modelled string           `json:"modelled,omitempty"`
+}
+
+// Hint is one piece of advice pinned to a line.
+type Hint struct {
+	Severity string `json:"severity"` // info, warning, critical
+	Category string `json:"category"`
+	Rule     string `json:"rule"`
+	Message  string `json:"message"`
+	Evidence string `json:"evidence,omitempty"`
+	Gain     string `json:"gain,omitempty"` // estimated gain if fixed
+	CUDALine int    `json:"cuda_line"`
+	PTXLine  int    `json:"ptx_line"`
+}
+
+// Error is a failure that ended the cell, located as precisely as known.
+type Error struct {
+	Kind     string  `json:"kind"` // compile, magic, ptx, launch, out_of_bounds, deadlock, budget, interrupted, ...
+	Message  string  `json:"message"`
+	CUDALine int     `json:"cuda_line,omitempty"`
+	PTXLine  int     `json:"ptx_line,omitempty"`
+	Col      int     `json:"col,omitempty"`
+	Block    *[3]int `json:"block,omitempty"`
+	Thread   *[3]int `json:"thread,omitempty"`
+}
+
+// KernelInfo describes one kernel of the module (also `parse --json`).
+type KernelInfo struct {
+	Name               string      `json:"name"`
+	Params             []ParamInfo `json:"params"`
+	Instructions       int         `json:"instructions"`
+	RegistersEstimated int         `json:"registers_estimated"`
+	RegistersPTXAS     *int        `json:"registers_ptxas"`
+	SharedStatic       int         `json:"shared_static_bytes"`
+}
+
+// ParamInfo is one kernel parameter.
+type ParamInfo struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+}
+
+// RegInfo says how many registers per thread the report uses and where the figure came from.
+type RegInfo struct {
+	PerThread int    `json:"per_thread"`
+	Source    string `json:"source"` // "ptxas" or "estimated from PTX liveness"
+}
+
+// ArgInfo is one launch argument as it was chosen.
+type ArgInfo struct {
+	Name    string `json:"name"`
+	Type    string `json:"type"` // element type for buffers ("f32"), scalar type otherwise
+	Buffer  bool   `json:"buffer"`
+	Count   int    `json:"count,omitempty"` // elements
+	Init    string `json:"init"`            // "rand(1000)", "1000", ...
+	Auto    bool   `json:"auto"`            // chosen automatically
+	Address uint64 `json:"address,omitempty"`
+}
+
+// Output is one buffer after the launch.
+type Output struct {
+	Name     string   `json:"name"`
+	Type     string   `json:"type"`
+	Count    int      `json:"count"`
+	First    []string `json:"first"`    // the first elements, formatted
+	Checksum string   `json:"checksum"` // FNV-1a 64 of the bytes
+	Sum      float64  `json:"sum"`
+	Changed  int      `json:"changed"` // elements that differ from the input
+	Bytes    []byte   `json:"-"`
+}
+
+// LineStat are the per-PTX-line counters of the Source view.
+type LineStat struct {
+	PTXLine           int   `json:"ptx_line"`
+	CUDALine          int   `json:"cuda_line"`
+	WarpExecs         int64 `json:"warp_execs"`
+	ThreadExecs       int64 `json:"thread_execs"`
+	Branches          int64 `json:"branches,omitempty"`
+	DivergentBranches int64 `json:"divergent_branches,omitempty"`
+	Requests          int64 `json:"requests,omitempty"`
+	Sectors           int64 `json:"sectors,omitempty"`
+	IdealSectors      int64 `json:"ideal_sectors,omitempty"`
+	Wavefronts        int64 `json:"wavefronts,omitempty"`
+	IdealWavefronts   int64 `json:"ideal_wavefronts,omitempty"`
+	StallCycles       int64 `json:"stall_cycles,omitempty"`
+}
+
+// Trace is what the stepping widget shows: recorded warp instructions.
+type Trace struct {
+	Block     int         `json:"block"`
+	Warps     []int       `json:"warps"`
+	Truncated bool        `json:"truncated"`
+	Steps     []TraceStep `json:"steps"`
+}
+
+// TraceStep is one executed warp instruction.
+type TraceStep struct {
+	Warp     int          `json:"w"`
+	PC       int          `json:"pc"`
+	PTXLine  int          `json:"pl"`
+	CUDALine int          `json:"cl"`
+	Active   uint32       `json:"m"`
+	Exited   uint32       `json:"x"`
+	Text     string       `json:"t"`
+	Writes   []TraceWrite `json:"wr,omitempty"`
+	Mem      *TraceMem    `json:"mem,omitempty"`
+	Stack    []StackEntry `json:"st,omitempty"`
+	Event    string       `json:"ev,omitempty"`
+}
+
+// TraceWrite is one register written by a step, with every lane's value.
+type TraceWrite struct {
+	Reg    string   `json:"r"`
+	Values []string `json:"v"` // 32 lanes, formatted for the register's type
+}
+
+// TraceMem is the memory side of a step: each lane's address and its bank or sector.
+type TraceMem struct {
+	Space      string   `json:"sp"`
+	Bytes      int      `json:"b"`
+	Addr       []string `json:"a"`
+	Unit       []int    `json:"u"` // bank (shared) or sector index (global), -1 for inactive lanes
+	Wavefronts int      `json:"wf,omitempty"`
+	Sectors    int      `json:"sec,omitempty"`
+	Ideal      int      `json:"ideal,omitempty"`
+}
+
+// StackEntry is one SIMT-stack entry.
+type StackEntry struct {
+	Reconv int    `json:"r"` // reconvergence PC (-1 = exit)
+	Line   int    `json:"l"` // its PTX line
+	Mask   uint32 `json:"m"`
+}

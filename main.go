@@ -1,0 +1,369 @@
+// Command kernelscope is a Jupyter kernel for CUDA that compiles each cell to
+// PTX, simulates the launch warp by warp on a modelled NVIDIA GPU and shows
+// what happened. The same pipeline runs from the command line.
+//
+//	kernelscope install [--user | --sys-prefix | --prefix DIR]
+//	kernelscope kernel -f CONNECTION_FILE
+//	kernelscope run [flags] FILE.cu|FILE.ptx
+//	kernelscope parse [--json] FILE.cu|FILE.ptx
+//	kernelscope occupancy --arch A --block B --regs R --smem S [--json]
+//	kernelscope samples | version
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/kernelscope/kernelscope/engine"
+	"github.com/kernelscope/kernelscope/gpu/analysis"
+	"github.com/kernelscope/kernelscope/gpu/arch"
+	"github.com/kernelscope/kernelscope/gpu/occupancy"
+	"github.com/kernelscope/kernelscope/kernel"
+	"github.com/kernelscope/kernelscope/kernelspec"
+	"github.com/kernelscope/kernelscope/magics"
+	"github.com/kernelscope/kernelscope/render"
+	"github.com/kernelscope/kernelscope/samples"
+)
+
+// version is the kernelscope version (set with -ldflags "-X main.version=...").
+var version = "0.1.0"
+
+// usageError is a command-line misuse (exit status 2).
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+const usage = `kernelscope: a Jupyter kernel and command-line tool that shows what a CUDA kernel does on the GPU.
+
+usage:
+  kernelscope install [--user | --sys-prefix | --prefix DIR]
+  kernelscope kernel -f CONNECTION_FILE
+  kernelscope run [--arch A] [--grid X[,Y,Z]] [--block X[,Y,Z]] [--launch 'NAME(args)'] [--compiler C]
+                  [--flags F] [--budget N] [--timing on|off] [--json] [--html FILE] [--dump DIR] FILE.cu|FILE.ptx
+  kernelscope parse [--json] [--compiler C] [--arch A] FILE.cu|FILE.ptx
+  kernelscope occupancy --arch A --block B --regs R --smem S [--dynamic-smem D] [--optin] [--json]
+  kernelscope samples
+  kernelscope version
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run executes one command line and returns the exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	var err error
+	switch args[0] {
+	case "install":
+		err = cmdInstall(args[1:], stdout)
+	case "kernel":
+		err = cmdKernel(args[1:], stderr)
+	case "run":
+		err = cmdRun(args[1:], stdout, stderr)
+	case "parse":
+		err = cmdParse(args[1:], stdout)
+	case "occupancy":
+		err = cmdOccupancy(args[1:], stdout)
+	case "samples":
+		for _, s := range samples.List() {
+			fmt.Fprintf(stdout, "%-22s %s\n", s.Name, s.Title)
+		}
+	case "version", "--version", "-version":
+		fmt.Fprintf(stdout, "kernelscope %s\n", version)
+	case "help", "-h", "--help", "-help":
+		fmt.Fprint(stdout, usage)
+	default:
+		err = &usageError{fmt.Sprintf("unknown command %q", args[0])}
+	}
+	if err == nil {
+		return 0
+	}
+	var ue *usageError
+	if errors.As(err, &ue) || errors.Is(err, flag.ErrHelp) {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintf(stderr, "kernelscope: %v\n\n", err)
+		}
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	fmt.Fprintf(stderr, "kernelscope: %v\n", err)
+	return 1
+}
+
+// newFlags makes a flag set whose errors are returned, not printed and exited on.
+func newFlags(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return &usageError{fmt.Sprintf("%s: %v", fs.Name(), err)}
+	}
+	return nil
+}
+
+func cmdInstall(args []string, stdout io.Writer) error {
+	fs := newFlags("install")
+	user := fs.Bool("user", false, "install for the current user (honours JUPYTER_DATA_DIR)")
+	sysPrefix := fs.Bool("sys-prefix", false, "install into the Python environment's prefix")
+	prefix := fs.String("prefix", "", "install under DIR/share/jupyter/kernels")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return &usageError{"install takes no arguments"}
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("finding this program's path: %w", err)
+	}
+	if p, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = p
+	}
+	dir, err := kernelspec.Install(kernelspec.InstallOptions{User: *user || (!*sysPrefix && *prefix == ""), SysPrefix: *sysPrefix, Prefix: *prefix, Executable: exe})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "installed kernelspec kernelscope in %s\n", dir)
+	return nil
+}
+
+func cmdKernel(args []string, stderr io.Writer) error {
+	fs := newFlags("kernel")
+	conn := fs.String("f", "", "connection file")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *conn == "" {
+		return &usageError{"kernel: -f CONNECTION_FILE is required"}
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	defer stop()
+	wd, _ := os.Getwd()
+	eng := engine.New(wd, log)
+	info := kernel.Info{
+		Banner:  fmt.Sprintf("KernelScope %s: CUDA cells compiled to PTX and simulated warp by warp on a modelled NVIDIA GPU. Type %%help.", version),
+		Version: version,
+		HelpLinks: []kernel.HelpLink{
+			{Text: "PTX ISA", URL: "https://docs.nvidia.com/cuda/parallel-thread-execution/"},
+			{Text: "CUDA C++ Programming Guide", URL: "https://docs.nvidia.com/cuda/cuda-c-programming-guide/"},
+		},
+	}
+	return kernel.Run(ctx, *conn, eng, info, log)
+}
+
+// sourceInput reads a .cu or .ptx file.
+func sourceInput(path string) ([]byte, bool, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, false, err
+	}
+	isPTX := strings.HasSuffix(path, ".ptx")
+	return b, isPTX, nil
+}
+
+// parseDims reads "X[,Y,Z]" or "XxY".
+func parseDims(s string) ([3]int, error) {
+	var d [3]int
+	if s == "" {
+		return d, nil
+	}
+	parts := strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == 'x' || r == 'X' })
+	if len(parts) == 0 || len(parts) > 3 {
+		return d, fmt.Errorf("expected 1-3 positive integers like 4, 4,2 or 4x2, found %q", s)
+	}
+	d = [3]int{1, 1, 1}
+	for i, p := range parts {
+		n, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil || n <= 0 {
+			return d, fmt.Errorf("expected 1-3 positive integers like 4, 4,2 or 4x2, found %q", s)
+		}
+		d[i] = n
+	}
+	return d, nil
+}
+
+func cmdRun(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("run")
+	archName := fs.String("arch", "sm_80", "architecture (sm_75 ... sm_120)")
+	grid := fs.String("grid", "", "grid X[,Y,Z]")
+	block := fs.String("block", "", "block X[,Y,Z]")
+	launch := fs.String("launch", "", "kernel and arguments in %launch syntax: 'NAME(a=rand(1000), n=1000)'")
+	compiler := fs.String("compiler", "auto", "auto, clang or nvcc")
+	flags := fs.String("flags", "", "extra compiler flags")
+	budget := fs.Float64("budget", 0, "most thread-instructions to simulate (default 2e9)")
+	timing := fs.String("timing", "on", "on or off")
+	asJSON := fs.Bool("json", false, "print the JSON report")
+	htmlOut := fs.String("html", "", "write the HTML report to FILE")
+	dump := fs.String("dump", "", "write each buffer argument after the launch to DIR/NAME.bin")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return &usageError{"run: give exactly one FILE.cu or FILE.ptx"}
+	}
+	if *timing != "on" && *timing != "off" {
+		return &usageError{fmt.Sprintf("run: --timing takes on or off, found %q", *timing)}
+	}
+	g, err := parseDims(*grid)
+	if err != nil {
+		return &usageError{"run: --grid: " + err.Error()}
+	}
+	b, err := parseDims(*block)
+	if err != nil {
+		return &usageError{"run: --block: " + err.Error()}
+	}
+	path := fs.Arg(0)
+	src, isPTX, err := sourceInput(path)
+	if err != nil {
+		return err
+	}
+	req := analysis.Request{
+		Source: src, SourceFile: filepath.Base(path), IsPTX: isPTX, Arch: *archName, Compiler: *compiler,
+		Flags: strings.Fields(*flags), Grid: g, Block: b, Budget: int64(*budget), Timing: *timing == "on",
+		BaseDir: filepath.Dir(path), Trace: magics.Trace{WarpLo: 0, WarpHi: 1, Steps: 5000},
+	}
+	if *launch != "" {
+		l, err := magics.ParseLaunch(*launch)
+		if err != nil {
+			return fmt.Errorf("--launch: %w", err)
+		}
+		req.Launch = l
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	rep, runErr := analysis.Run(ctx, req)
+	if rep != nil && *htmlOut != "" {
+		h, err := render.HTML(rep, render.Charts(rep), render.Options{})
+		if err != nil {
+			return err
+		}
+		page := "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>KernelScope: " + rep.Kernel + "</title></head><body>" + h + "</body></html>"
+		if err := os.WriteFile(*htmlOut, []byte(page), 0o644); err != nil {
+			return fmt.Errorf("writing %s: %w", *htmlOut, err)
+		}
+	}
+	if rep != nil && *dump != "" && runErr == nil {
+		if err := os.MkdirAll(*dump, 0o755); err != nil {
+			return err
+		}
+		for _, o := range rep.Outputs {
+			if err := os.WriteFile(filepath.Join(*dump, o.Name+".bin"), o.Bytes, 0o644); err != nil {
+				return fmt.Errorf("writing %s: %w", o.Name, err)
+			}
+		}
+	}
+	if rep != nil && *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", " ")
+		if err := enc.Encode(rep); err != nil {
+			return err
+		}
+	} else if rep != nil && runErr == nil {
+		fmt.Fprint(stdout, render.Text(rep))
+	}
+	if runErr != nil {
+		var f *analysis.Failure
+		if errors.As(runErr, &f) {
+			return fmt.Errorf("%s: %s", path, f.Error())
+		}
+		return runErr
+	}
+	return nil
+}
+
+func cmdParse(args []string, stdout io.Writer) error {
+	fs := newFlags("parse")
+	asJSON := fs.Bool("json", false, "print JSON")
+	compiler := fs.String("compiler", "auto", "auto, clang or nvcc")
+	archName := fs.String("arch", "sm_80", "architecture")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return &usageError{"parse: give exactly one FILE.cu or FILE.ptx"}
+	}
+	path := fs.Arg(0)
+	src, isPTX, err := sourceInput(path)
+	if err != nil {
+		return err
+	}
+	pr, perr := analysis.ParseOnly(context.Background(), analysis.Request{Source: src, SourceFile: filepath.Base(path), IsPTX: isPTX, Arch: *archName, Compiler: *compiler})
+	if *asJSON && pr != nil {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", " ")
+		if err := enc.Encode(pr); err != nil {
+			return err
+		}
+	} else if pr != nil {
+		fmt.Fprintf(stdout, "PTX %s, target %s\n", pr.PTX.Version, pr.PTX.Target)
+		for _, k := range pr.Kernels {
+			fmt.Fprintf(stdout, "%s: %d instructions, ~%d registers (estimated)", k.Name, k.Instructions, k.RegistersEstimated)
+			var ps []string
+			for _, p := range k.Params {
+				ps = append(ps, p.Name+" "+p.Type)
+			}
+			fmt.Fprintf(stdout, " (%s)\n", strings.Join(ps, ", "))
+		}
+		for _, e := range pr.Errors {
+			fmt.Fprintf(stdout, "%s:%d:%d: %s\n", path, e.Line, e.Col, e.Message)
+		}
+	}
+	if perr != nil {
+		return fmt.Errorf("%s: %w", path, perr)
+	}
+	return nil
+}
+
+func cmdOccupancy(args []string, stdout io.Writer) error {
+	fs := newFlags("occupancy")
+	archName := fs.String("arch", "", "architecture (sm_75 ... sm_120)")
+	block := fs.Int("block", 0, "threads per block")
+	regs := fs.Int("regs", 0, "registers per thread")
+	smem := fs.Int("smem", 0, "static shared memory per block in bytes")
+	dyn := fs.Int("dynamic-smem", 0, "dynamic shared memory per block in bytes")
+	optin := fs.Bool("optin", false, "the kernel opted in to more than 48 KB of dynamic shared memory")
+	asJSON := fs.Bool("json", false, "print JSON")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *archName == "" || *block <= 0 {
+		return &usageError{"occupancy: --arch and a positive --block are required"}
+	}
+	spec, err := arch.Lookup(*archName)
+	if err != nil {
+		return err
+	}
+	res, err := occupancy.Compute(spec, occupancy.Input{BlockSize: *block, RegsPerThread: *regs, StaticShared: *smem, DynamicShared: *dyn, OptIn: *optin})
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", " ")
+		return enc.Encode(res.JSON())
+	}
+	fmt.Fprintf(stdout, "%s: %d active blocks per SM, occupancy %.1f%%, limited by %s\n", spec.Name, res.ActiveBlocks, res.OccupancyPct, strings.Join(res.Limiting, ", "))
+	return nil
+}

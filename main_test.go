@@ -1,0 +1,121 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runCLI(args ...string) (int, string, string) {
+	var out, errb bytes.Buffer
+	code := run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestUsageErrorsExit2(t *testing.T) {
+	for _, args := range [][]string{{}, {"frobnicate"}, {"run"}, {"run", "--grid", "0", "x.cu"}, {"occupancy", "--block", "128"}, {"run", "--timing", "maybe", "x.cu"}} {
+		if code, _, _ := runCLI(args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+}
+
+func TestUserErrorsExit1(t *testing.T) {
+	code, _, stderr := runCLI("run", "does-not-exist.cu")
+	if code != 1 || !strings.Contains(stderr, "does-not-exist.cu") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.ptx")
+	if err := os.WriteFile(bad, []byte(".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n  frobnicate.u32 %r1;\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr = runCLI("run", bad)
+	if code != 1 || !strings.Contains(stderr, ":6:") {
+		t.Errorf("bad PTX: exit %d, stderr %q (want the line 6 named)", code, stderr)
+	}
+}
+
+func TestOccupancyJSON(t *testing.T) {
+	code, out, stderr := runCLI("occupancy", "--arch", "sm_90", "--block", "256", "--regs", "32", "--smem", "0", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var v map[string]any
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"active_blocks_per_sm", "occupancy_pct", "limiting_factors", "limits"} {
+		if _, ok := v[k]; !ok {
+			t.Errorf("occupancy --json lacks %q: %s", k, out)
+		}
+	}
+	// 256 threads x 32 registers on sm_90: 8 blocks of 8 warps fill the 64 warps of an SM.
+	if v["active_blocks_per_sm"].(float64) != 8 || v["occupancy_pct"].(float64) != 100 {
+		t.Errorf("unexpected occupancy: %s", out)
+	}
+}
+
+func TestParseJSONOnGoldenPTX(t *testing.T) {
+	code, out, stderr := runCLI("parse", "--json", "testdata/golden/ptx/reduce.sm_90.ptx")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var v struct {
+		PTX     struct{ Version, Target string }
+		Kernels []struct {
+			Name               string
+			Params             []struct{ Name, Type string }
+			Instructions       int
+			RegistersEstimated int  `json:"registers_estimated"`
+			RegistersPTXAS     *int `json:"registers_ptxas"`
+		}
+		Errors []any
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.PTX.Version != "9.0" || v.PTX.Target != "sm_90" || len(v.Kernels) != 3 || len(v.Errors) != 0 {
+		t.Fatalf("unexpected parse result: %s", out)
+	}
+	for _, k := range v.Kernels {
+		if len(k.Params) != 3 || k.Instructions == 0 || k.RegistersEstimated == 0 {
+			t.Errorf("kernel %+v", k)
+		}
+	}
+}
+
+func TestRunDumpsBuffers(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join("testdata", "golden", "data", "vector_add.a.in.bin")
+	abs, _ := filepath.Abs(in)
+	inB, _ := filepath.Abs(filepath.Join("testdata", "golden", "data", "vector_add.b.in.bin"))
+	code, out, stderr := runCLI("run", "--arch", "sm_90", "--grid", "4", "--block", "256", "--json", "--dump", dir,
+		"--launch", `vector_add(file("`+abs+`"):f32, file("`+inB+`"):f32, zeros(1000):f32, 1000)`,
+		"testdata/golden/ptx/vector_add.sm_90.ptx")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rep map[string]any
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"kernel", "arch", "grid", "block", "toolchain", "stats", "memory", "occupancy", "hints", "errors"} {
+		if _, ok := rep[k]; !ok {
+			t.Errorf("run --json lacks %q", k)
+		}
+	}
+	got, err := os.ReadFile(filepath.Join(dir, "vector_add_param_2.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(filepath.Join("testdata", "golden", "data", "vector_add.c.out.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Error("dumped c differs from the H200's output")
+	}
+}

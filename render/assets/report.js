@@ -1,0 +1,109 @@
+(function () {
+  var root = document.getElementById("__KSID__");
+  if (!root || root.dataset.ksInit) return;
+  root.dataset.ksInit = "1";
+  function all(sel) { return Array.prototype.slice.call(root.querySelectorAll(sel)); }
+  function clear() { all(".ks-ln.ks-hl").forEach(function (e) { e.classList.remove("ks-hl"); }); }
+  function mark(attr, v, scroll) {
+    if (!v || v === "0") return;
+    all('.ks-ln[' + attr + '="' + v + '"]').forEach(function (e, i) {
+      e.classList.add("ks-hl");
+      if (scroll && i === 0) { var c = e.closest(".ks-col"); if (c) c.scrollTop = e.offsetTop - c.clientHeight / 3; }
+    });
+  }
+  function linkFrom(e, scroll) {
+    clear();
+    var cl = e.getAttribute("data-cl"), pl = e.getAttribute("data-pl");
+    if (pl) { mark("data-pl", pl, scroll); if (cl && cl !== "0") mark("data-cl", cl, scroll); }
+    else if (cl) mark("data-cl", cl, scroll);
+  }
+  all(".ks-ln").forEach(function (e) {
+    e.addEventListener("mouseenter", function () { linkFrom(e, false); });
+    e.addEventListener("click", function () { linkFrom(e, true); });
+  });
+  all("a.ks-link").forEach(function (a) {
+    a.addEventListener("click", function (ev) {
+      ev.preventDefault();
+      var src = root.querySelector("details.ks-source"); if (src) src.open = true;
+      linkFrom(a, true);
+    });
+  });
+  // The trace widget.
+  var dataEl = root.querySelector(".ks-trace-data");
+  var view = root.querySelector(".ks-stepview");
+  if (!dataEl || !view) return;
+  var trace;
+  try { trace = JSON.parse(dataEl.textContent); } catch (err) { view.textContent = "trace data unreadable: " + err; return; }
+  var steps = trace.steps || [], cur = 0, timer = null;
+  var input = root.querySelector(".ks-step");
+  function hex(n) { return "0x" + (n >>> 0).toString(16).padStart(8, "0"); }
+  function esc(s) { return String(s).replace(/[&<>"]/g, function (c) { return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]; }); }
+  var palette = ["#ef4444","#f97316","#eab308","#84cc16","#22c55e","#14b8a6","#06b6d4","#3b82f6","#6366f1","#a855f7","#ec4899","#f43f5e","#78716c","#0ea5e9","#10b981","#d946ef"];
+  function show(i) {
+    if (!steps.length) return;
+    cur = Math.max(0, Math.min(steps.length - 1, i));
+    if (input) input.value = cur + 1;
+    var s = steps[cur], h = [];
+    h.push('<div><b>warp ' + s.w + '</b> · PC ' + s.pc + ' · PTX line ' + s.pl + (s.cl ? ' · CUDA line ' + s.cl : '') + ' · <code>' + esc(s.t) + '</code>' + (s.ev ? ' · <b>' + esc(s.ev) + '</b>' : '') + '</div>');
+    h.push('<div class="ks-lanes">');
+    for (var l = 0; l < 32; l++) {
+      var on = (s.m >>> l) & 1, ex = (s.x >>> l) & 1;
+      var cls = on ? "ks-lane ks-on" : (ex ? "ks-lane ks-exit" : "ks-lane");
+      var style = "";
+      if (s.mem && on && s.mem.u && s.mem.u[l] >= 0) style = ' style="background:' + palette[s.mem.u[l] % palette.length] + '"';
+      h.push('<div class="' + cls + '"' + style + ' title="lane ' + l + (on ? " active" : ex ? " exited" : " inactive") + (s.mem && s.mem.a ? " · " + s.mem.a[l] : "") + '">' + l + '</div>');
+    }
+    h.push('</div><div class="ks-legend ks-dim"><span style="background:#16a34a"></span>active<span style="background:var(--ks-line)"></span>inactive<span style="border:1px dashed var(--ks-line)"></span>exited' + (s.mem ? ' · memory lanes coloured by ' + (s.mem.sp === "shared" ? "bank" : "sector") : '') + '</div>');
+    if (s.mem) {
+      h.push('<div>' + esc(s.mem.sp) + ' access of ' + s.mem.b + ' bytes per lane' + (s.mem.sp === "shared" ? ' · ' + s.mem.wf + ' wavefront(s), ideal ' + s.mem.ideal : ' · ' + s.mem.sec + ' sector(s), ideal ' + s.mem.ideal) + '</div>');
+      h.push('<table class="ks-table"><tr><th>lane</th>');
+      for (var a = 0; a < 32; a++) h.push('<th>' + a + '</th>');
+      h.push('</tr><tr><td>' + (s.mem.sp === "shared" ? "bank" : "sector") + '</td>');
+      for (var b = 0; b < 32; b++) h.push('<td>' + (s.mem.u && s.mem.u[b] >= 0 ? s.mem.u[b] : "") + '</td>');
+      h.push('</tr></table>');
+    }
+    if (s.wr && s.wr.length) {
+      h.push('<table class="ks-table"><tr><th>register</th>');
+      for (var c = 0; c < 32; c++) h.push('<th>' + c + '</th>');
+      h.push('</tr>');
+      s.wr.forEach(function (w) {
+        h.push('<tr><td>' + esc(w.r) + '</td>');
+        for (var d = 0; d < 32; d++) h.push('<td>' + (((s.m >>> d) & 1) ? esc(w.v[d]) : "") + '</td>');
+        h.push('</tr>');
+      });
+      h.push('</table>');
+    }
+    if (s.st && s.st.length) {
+      h.push('<div>SIMT stack: ' + s.st.map(function (e) { return 'reconverge at ' + (e.r < 0 ? "exit" : "PTX line " + e.l) + ' mask ' + hex(e.m); }).join(" → ") + '</div>');
+    }
+    view.innerHTML = h.join("");
+    clear();
+    var src = root.querySelector("details.ks-source");
+    all('.ks-ln.ks-cur').forEach(function (e) { e.classList.remove("ks-cur"); });
+    all('.ks-ln[data-pl="' + s.pl + '"]').forEach(function (e) { e.classList.add("ks-cur"); if (src && src.open) { var col = e.closest(".ks-col"); if (col) col.scrollTop = e.offsetTop - col.clientHeight / 3; } });
+    if (s.cl) all('.ks-cuda .ks-ln[data-cl="' + s.cl + '"]').forEach(function (e) { e.classList.add("ks-cur"); });
+  }
+  function q(c) { return root.querySelector(c); }
+  function play() {
+    if (timer) { clearInterval(timer); timer = null; q(".ks-play").textContent = "▶"; return; }
+    q(".ks-play").textContent = "⏸";
+    timer = setInterval(function () { if (cur >= steps.length - 1) { play(); return; } show(cur + 1); }, 350);
+  }
+  q(".ks-first").addEventListener("click", function () { show(0); });
+  q(".ks-prev").addEventListener("click", function () { show(cur - 1); });
+  q(".ks-next").addEventListener("click", function () { show(cur + 1); });
+  q(".ks-last").addEventListener("click", function () { show(steps.length - 1); });
+  q(".ks-play").addEventListener("click", play);
+  if (input) input.addEventListener("change", function () { show(parseInt(input.value, 10) - 1); });
+  var widget = q(".ks-widget");
+  widget.tabIndex = 0;
+  widget.addEventListener("keydown", function (ev) {
+    if (ev.target === input) return;
+    if (ev.key === "ArrowRight") { show(cur + 1); ev.preventDefault(); }
+    else if (ev.key === "ArrowLeft") { show(cur - 1); ev.preventDefault(); }
+    else if (ev.key === "Home") { show(0); ev.preventDefault(); }
+    else if (ev.key === "End") { show(steps.length - 1); ev.preventDefault(); }
+    else if (ev.key === " ") { play(); ev.preventDefault(); }
+  });
+  show(0);
+})();

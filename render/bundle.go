@@ -1,0 +1,163 @@
+// Package render turns an report.Report into what a notebook or a browser
+// shows: a self-contained HTML report (inline CSS and JS, no network), charts
+// as SVG and PNG, the JSON report and a plain-text summary. It knows nothing
+// of sockets or Jupyter messages: a Bundle is just a MIME map.
+package render
+
+import (
+	"encoding/json"
+	"fmt"
+	"github.com/kernelscope/kernelscope/gpu/report"
+	"strings"
+
+)
+
+// MIME types of a bundle.
+const (
+	MIMEHTML   = "text/html"
+	MIMEText   = "text/plain"
+	MIMESVG    = "image/svg+xml"
+	MIMEPNG    = "image/png"
+	MIMEReport = "application/vnd.kernelscope.report+json"
+)
+
+// Sections in the order the report shows them.
+var Sections = []string{"summary", "hints", "source", "ptx", "sass", "memory", "occupancy", "timeline", "trace", "outputs"}
+
+// Options control what a rendering shows.
+type Options struct {
+	// Show maps a section name to whether it is shown; absent sections are shown.
+	Show map[string]bool
+	// ID makes element ids unique on a page holding several reports.
+	ID string
+}
+
+func (o Options) shown(section string) bool {
+	if o.Show == nil {
+		return true
+	}
+	v, ok := o.Show[section]
+	return !ok || v
+}
+
+// Bundle renders a report into a Jupyter MIME bundle: HTML, plain text, the
+// JSON report and, when there is a chart, a PNG of it.
+func Bundle(rep *report.Report, opt Options) (map[string]any, error) {
+	if opt.ID == "" {
+		opt.ID = newID()
+	}
+	charts := Charts(rep)
+	html, err := HTML(rep, charts, opt)
+	if err != nil {
+		return nil, err
+	}
+	js, err := json.Marshal(rep)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the report: %w", err)
+	}
+	var raw map[string]any
+	if err := json.Unmarshal(js, &raw); err != nil {
+		return nil, fmt.Errorf("encoding the report: %w", err)
+	}
+	b := map[string]any{
+		MIMEHTML:   html,
+		MIMEText:   Text(rep),
+		MIMEReport: raw,
+	}
+	for _, c := range charts {
+		if len(c.PNG) > 0 && opt.shown("occupancy") {
+			b[MIMEPNG] = c.PNG
+			break
+		}
+	}
+	return b, nil
+}
+
+// Text is the plain-text summary for terminals (jupyter console) and logs.
+func Text(rep *report.Report) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n", summaryLine(rep))
+	if len(rep.Errors) > 0 {
+		for _, e := range rep.Errors {
+			fmt.Fprintf(&b, "error: %s\n", e.Message)
+		}
+	}
+	if rep.Occupancy != nil {
+		o := rep.Occupancy
+		fmt.Fprintf(&b, "occupancy: %.1f%% (%d blocks/SM, limited by %s), %d registers/thread, %d B shared/block\n",
+			o.OccupancyPct, o.ActiveBlocksPerSM, strings.Join(o.LimitingFactors, ", "), o.RegistersPerThread, o.SharedBytesPerBlock)
+	}
+	if m := rep.Memory; m != nil {
+		fmt.Fprintf(&b, "global: %d load requests / %d sectors, %d store requests / %d sectors; shared: %d+%d wavefronts, %d+%d bank conflicts\n",
+			m.GlobalLoadRequests, m.GlobalLoadSectors, m.GlobalStoreRequests, m.GlobalStoreSectors,
+			m.SharedLoadWavefronts, m.SharedStoreWavefronts, m.SharedLoadBankConflicts, m.SharedStoreBankConflicts)
+	}
+	for _, h := range rep.Hints {
+		fmt.Fprintf(&b, "[%s] %s", h.Severity, h.Message)
+		if h.CUDALine > 0 {
+			fmt.Fprintf(&b, " (line %d)", h.CUDALine)
+		}
+		b.WriteByte('\n')
+	}
+	for _, o := range rep.Outputs {
+		fmt.Fprintf(&b, "%s[%d] %s: %s", o.Name, o.Count, o.Type, strings.Join(o.First[:min(8, len(o.First))], " "))
+		if o.Count > 8 {
+			b.WriteString(" ...")
+		}
+		fmt.Fprintf(&b, "  (sum %g, fnv64 %s)\n", o.Sum, o.Checksum)
+	}
+	for _, n := range rep.Notes {
+		fmt.Fprintf(&b, "note: %s\n", n)
+	}
+	return b.String()
+}
+
+// summaryLine is the one-line summary at the top of every rendering.
+func summaryLine(rep *report.Report) string {
+	if !rep.Simulated {
+		names := make([]string, 0, len(rep.Kernels))
+		for _, k := range rep.Kernels {
+			names = append(names, k.Name)
+		}
+		return fmt.Sprintf("%s: %d kernel(s) [%s] compiled by %s", rep.Arch, len(rep.Kernels), strings.Join(names, ", "), rep.Toolchain)
+	}
+	s := fmt.Sprintf("%s on %s: grid %s x block %s, %s thread-instructions, %s warp-instructions",
+		rep.Kernel, rep.Arch, dim(rep.Grid), dim(rep.Block), group(rep.Stats.ThreadInstructions), group(rep.Stats.WarpInstructions))
+	if rep.Stats.Cycles > 0 {
+		s += fmt.Sprintf(", ~%s cycles", group(rep.Stats.Cycles))
+	}
+	if rep.Occupancy != nil {
+		s += fmt.Sprintf(", occupancy %.0f%%", rep.Occupancy.OccupancyPct)
+	}
+	return s
+}
+
+func dim(d [3]int) string {
+	switch {
+	case d[2] > 1:
+		return fmt.Sprintf("(%d,%d,%d)", d[0], d[1], d[2])
+	case d[1] > 1:
+		return fmt.Sprintf("(%d,%d)", d[0], d[1])
+	}
+	return fmt.Sprint(d[0])
+}
+
+// group formats an integer with thousands separators.
+func group(n int64) string {
+	s := fmt.Sprint(n)
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	var out []byte
+	for i := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			out = append(out, ',')
+		}
+		out = append(out, s[i])
+	}
+	if neg {
+		return "-" + string(out)
+	}
+	return string(out)
+}

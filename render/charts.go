@@ -1,0 +1,35 @@
+package render
+
+import (
+	"github.com/kernelscope/kernelscope/gpu/arch"
+	"github.com/kernelscope/kernelscope/gpu/occupancy"
+	"github.com/kernelscope/kernelscope/gpu/report"
+	"github.com/kernelscope/kernelscope/render/chart"
+)
+
+// Charts draws the report's charts: the three occupancy charts when the
+// report has occupancy. A chart that cannot be drawn is left out.
+func Charts(rep *report.Report) []report.Chart {
+	if rep.Occupancy == nil {
+		return nil
+	}
+	spec, err := arch.Lookup(rep.Arch)
+	if err != nil {
+		return nil
+	}
+	in := occupancy.Input{
+		BlockSize:     rep.Block[0] * rep.Block[1] * rep.Block[2],
+		RegsPerThread: rep.Occupancy.RegistersPerThread,
+		StaticShared:  rep.SharedStatic,
+		DynamicShared: rep.SharedDynamic,
+	}
+	cs, err := chart.OccupancyCharts(spec, in)
+	if err != nil {
+		return nil
+	}
+	out := make([]report.Chart, 0, len(cs))
+	for _, c := range cs {
+		out = append(out, report.Chart{Title: c.Title, SVG: c.SVG, PNG: c.PNG})
+	}
+	return out
+}

@@ -1,0 +1,507 @@
+package render
+
+import (
+	"crypto/rand"
+	_ "embed"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"github.com/kernelscope/kernelscope/gpu/report"
+	"html"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/kernelscope/kernelscope/gpu/ptx"
+)
+
+//go:embed assets/report.css
+var reportCSS string
+
+//go:embed assets/report.js
+var reportJS string
+
+// newID makes a page-unique id prefix so several reports never interfere.
+func newID() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return "ks" + hex.EncodeToString(b[:])
+}
+
+// HTML renders the whole report as one self-contained fragment.
+func HTML(rep *report.Report, charts []report.Chart, opt Options) (string, error) {
+	if opt.ID == "" {
+		opt.ID = newID()
+	}
+	w := &htmlWriter{id: opt.ID}
+	w.printf(`<div class="ks-report" id="%s">`, opt.ID)
+	w.printf("<style>%s</style>", strings.ReplaceAll(reportCSS, "#KS", "#"+opt.ID))
+	w.printf(`<div class="ks-summary">%s</div>`, summaryHTML(rep))
+	if len(rep.Errors) > 0 {
+		w.errors(rep)
+	}
+	if opt.shown("hints") && rep.Simulated {
+		w.hints(rep)
+	}
+	if opt.shown("source") || opt.shown("ptx") || opt.shown("sass") {
+		w.source(rep, opt)
+	}
+	if opt.shown("memory") && rep.Simulated {
+		w.memory(rep)
+	}
+	if opt.shown("occupancy") && rep.Occupancy != nil {
+		w.occupancy(rep, charts)
+	}
+	if opt.shown("timeline") && rep.Simulated {
+		w.timing(rep)
+	}
+	if opt.shown("trace") && rep.Simulated {
+		if err := w.trace(rep); err != nil {
+			return "", err
+		}
+	}
+	if opt.shown("outputs") && (len(rep.Outputs) > 0 || len(rep.Args) > 0) {
+		w.outputs(rep)
+	}
+	if len(rep.Notes) > 0 {
+		w.section("notes", "Notes", true)
+		w.printf("<ul>")
+		for _, n := range rep.Notes {
+			w.printf("<li>%s</li>", esc(n))
+		}
+		w.printf("</ul>")
+		w.end()
+	}
+	w.printf("<script>%s</script>", strings.ReplaceAll(reportJS, "__KSID__", opt.ID))
+	w.printf("</div>")
+	return w.b.String(), nil
+}
+
+type htmlWriter struct {
+	b  strings.Builder
+	id string
+}
+
+func (w *htmlWriter) printf(format string, a ...any) { fmt.Fprintf(&w.b, format, a...) }
+
+// section opens a collapsible section.
+func (w *htmlWriter) section(key, title string, open bool) {
+	o := ""
+	if open {
+		o = " open"
+	}
+	w.printf(`<details class="ks-section ks-%s" data-section="%s"%s><summary>%s</summary><div class="ks-body">`, key, key, o, esc(title))
+}
+
+func (w *htmlWriter) end() { w.printf("</div></details>") }
+
+func esc(s string) string { return html.EscapeString(s) }
+
+func summaryHTML(rep *report.Report) string {
+	var b strings.Builder
+	if rep.Simulated {
+		fmt.Fprintf(&b, `<span class="ks-k">%s</span> on <b>%s</b> · grid %s × block %s · %s thread-instr · %s warp-instr`,
+			esc(rep.Kernel), esc(rep.Arch), dim(rep.Grid), dim(rep.Block), group(rep.Stats.ThreadInstructions), group(rep.Stats.WarpInstructions))
+		if rep.Stats.Cycles > 0 {
+			fmt.Fprintf(&b, " · ~%s cycles", group(rep.Stats.Cycles))
+		}
+		if rep.Occupancy != nil {
+			fmt.Fprintf(&b, " · occupancy %.0f%%", rep.Occupancy.OccupancyPct)
+		}
+		fmt.Fprintf(&b, " · %d regs/thread (%s)", rep.Registers.PerThread, esc(regSourceShort(rep.Registers.Source)))
+		if rep.SharedStatic+rep.SharedDynamic > 0 {
+			fmt.Fprintf(&b, " · %d B shared/block", rep.SharedStatic+rep.SharedDynamic)
+		}
+		if n := countSev(rep.Hints); n != "" {
+			fmt.Fprintf(&b, " · hints: %s", n)
+		}
+	} else {
+		fmt.Fprintf(&b, "<b>%s</b> · %d kernel(s)", esc(rep.Arch), len(rep.Kernels))
+	}
+	fmt.Fprintf(&b, ` · <span class="ks-dim">%s</span>`, esc(rep.Toolchain))
+	return b.String()
+}
+
+func regSourceShort(s string) string {
+	if strings.HasPrefix(s, "ptxas") {
+		return "ptxas"
+	}
+	return "estimated"
+}
+
+func countSev(h []report.Hint) string {
+	c := map[string]int{}
+	for _, x := range h {
+		c[x.Severity]++
+	}
+	var parts []string
+	for _, s := range []string{"critical", "warning", "info"} {
+		if c[s] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", c[s], s))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (w *htmlWriter) errors(rep *report.Report) {
+	w.printf(`<div class="ks-errors">`)
+	for _, e := range rep.Errors {
+		w.printf(`<div class="ks-error"><b>%s</b> %s`, esc(e.Kind), esc(e.Message))
+		if e.CUDALine > 0 {
+			w.printf(` <a class="ks-link" data-cl="%d">CUDA line %d</a>`, e.CUDALine, e.CUDALine)
+		}
+		if e.PTXLine > 0 {
+			w.printf(` <a class="ks-link" data-pl="%d">PTX line %d</a>`, e.PTXLine, e.PTXLine)
+		}
+		w.printf("</div>")
+	}
+	w.printf("</div>")
+}
+
+func (w *htmlWriter) hints(rep *report.Report) {
+	w.section("hints", fmt.Sprintf("Hints (%d)", len(rep.Hints)), true)
+	if len(rep.Hints) == 0 {
+		w.printf(`<p class="ks-dim">No performance problems found by the rules that ran.</p>`)
+	}
+	for _, h := range rep.Hints {
+		w.printf(`<div class="ks-hint ks-%s"><span class="ks-sev">%s</span> %s`, esc(h.Severity), esc(h.Severity), esc(h.Message))
+		if h.Evidence != "" {
+			w.printf(` <span class="ks-dim">(%s)</span>`, esc(h.Evidence))
+		}
+		if h.CUDALine > 0 {
+			w.printf(` <a class="ks-link" data-cl="%d">line %d</a>`, h.CUDALine, h.CUDALine)
+		} else if h.PTXLine > 0 {
+			w.printf(` <a class="ks-link" data-pl="%d">PTX line %d</a>`, h.PTXLine, h.PTXLine)
+		}
+		w.printf("</div>")
+	}
+	w.end()
+}
+
+// source renders CUDA, PTX and SASS side by side with per-line counters.
+func (w *htmlWriter) source(rep *report.Report, opt Options) {
+	w.section("source", "Source · PTX", true)
+	stat := map[int]report.LineStat{}
+	cudaOf := map[int]int{}
+	var maxExec int64
+	for _, l := range rep.Lines {
+		stat[l.PTXLine] = l
+		if l.ThreadExecs > maxExec {
+			maxExec = l.ThreadExecs
+		}
+	}
+	for pl, cl := range ptxToCUDA(rep) {
+		cudaOf[pl] = cl
+	}
+	cudaExec := map[int]int64{}
+	for _, l := range rep.Lines {
+		if l.CUDALine > 0 {
+			cudaExec[l.CUDALine] += l.ThreadExecs
+		}
+	}
+	var maxCUDA int64
+	for _, v := range cudaExec {
+		maxCUDA = max(maxCUDA, v)
+	}
+	w.printf(`<div class="ks-cols">`)
+	if rep.Source != "" && opt.shown("source") {
+		w.printf(`<div class="ks-col ks-cuda"><div class="ks-colhead">CUDA · %s</div><pre class="ks-code">`, esc(rep.SourceFile))
+		for i, line := range strings.Split(strings.TrimRight(rep.Source, "\n"), "\n") {
+			n := i + 1
+			w.printf(`<div class="ks-ln" data-cl="%d"><span class="ks-no">%d</span>%s<span class="ks-src">%s</span></div>`,
+				n, n, heat(cudaExec[n], maxCUDA, fmt.Sprintf("%s thread executions", group(cudaExec[n]))), esc(line))
+		}
+		w.printf(`</pre></div>`)
+	}
+	if opt.shown("ptx") {
+		w.printf(`<div class="ks-col ks-ptx"><div class="ks-colhead">PTX</div><pre class="ks-code">`)
+		for i, line := range strings.Split(strings.TrimRight(rep.PTX, "\n"), "\n") {
+			n := i + 1
+			s, ok := stat[n]
+			title := ""
+			var h string
+			if ok {
+				title = fmt.Sprintf("%s warp / %s thread executions", group(s.WarpExecs), group(s.ThreadExecs))
+				if s.WarpExecs > 0 {
+					title += fmt.Sprintf(", %.0f%% lanes active", 100*float64(s.ThreadExecs)/float64(32*s.WarpExecs))
+				}
+				if s.DivergentBranches > 0 {
+					title += fmt.Sprintf(", %d divergent branches", s.DivergentBranches)
+				}
+				if s.Requests > 0 {
+					title += fmt.Sprintf(", %.1f sectors/request (ideal %.1f)", float64(s.Sectors)/float64(s.Requests), float64(s.IdealSectors)/float64(s.Requests))
+				}
+				if s.Wavefronts > 0 {
+					title += fmt.Sprintf(", %d wavefronts (ideal %d)", s.Wavefronts, s.IdealWavefronts)
+				}
+				h = heat(s.ThreadExecs, maxExec, title)
+			} else {
+				h = heat(0, 0, "")
+			}
+			cl := cudaOf[n]
+			cls := "ks-ln"
+			if ok && (s.DivergentBranches > 0 || s.Sectors > s.IdealSectors || s.Wavefronts > s.IdealWavefronts) {
+				cls += " ks-warn"
+			}
+			w.printf(`<div class="%s" data-pl="%d" data-cl="%d"><span class="ks-no">%d</span>%s<span class="ks-src">%s</span></div>`,
+				cls, n, cl, n, h, highlightPTX(line))
+		}
+		w.printf(`</pre></div>`)
+	}
+	if rep.SASS != "" && opt.shown("sass") {
+		w.printf(`<div class="ks-col ks-sass"><div class="ks-colhead">SASS</div><pre class="ks-code">%s</pre></div>`, esc(rep.SASS))
+	}
+	w.printf(`</div><p class="ks-dim ks-small">Hover or click a line to see its partners. The bar before each line is its share of thread executions; hover it for the counters.</p>`)
+	w.end()
+}
+
+// ptxToCUDA maps PTX lines to CUDA lines from the per-line table and memory rows.
+func ptxToCUDA(rep *report.Report) map[int]int {
+	m := map[int]int{}
+	for _, l := range rep.Lines {
+		if l.CUDALine > 0 {
+			m[l.PTXLine] = l.CUDALine
+		}
+	}
+	return m
+}
+
+// heat draws the small bar of a line's share of the work.
+func heat(v, maxv int64, title string) string {
+	pct := 0.0
+	if maxv > 0 {
+		pct = 100 * float64(v) / float64(maxv)
+	}
+	return fmt.Sprintf(`<span class="ks-heat" title="%s"><span style="width:%.0f%%"></span></span>`, esc(title), pct)
+}
+
+// highlightPTX colours one PTX line: directives, opcodes (with their manual summary), registers, numbers, comments.
+func highlightPTX(line string) string {
+	code, comment := line, ""
+	if i := strings.Index(line, "//"); i >= 0 {
+		code, comment = line[:i], line[i:]
+	}
+	var b strings.Builder
+	trim := strings.TrimLeft(code, " \t")
+	indent := code[:len(code)-len(trim)]
+	b.WriteString(esc(indent))
+	first := true
+	for _, tok := range splitTokens(trim) {
+		switch {
+		case strings.TrimSpace(tok) == "" || len(tok) == 1 && strings.ContainsAny(tok, ",;[]{}()+|"):
+			b.WriteString(esc(tok))
+			continue
+		case strings.HasPrefix(tok, "."):
+			fmt.Fprintf(&b, `<span class="ks-dir">%s</span>`, esc(tok))
+		case strings.HasSuffix(tok, ":"):
+			fmt.Fprintf(&b, `<span class="ks-lbl">%s</span>`, esc(tok))
+		case strings.HasPrefix(tok, "@"):
+			fmt.Fprintf(&b, `<span class="ks-reg">%s</span>`, esc(tok))
+			continue
+		case first:
+			op := tok
+			if i := strings.IndexByte(op, '.'); i >= 0 {
+				op = op[:i]
+			}
+			title := ""
+			if d, ok := ptx.OpcodeDoc(op); ok {
+				title = d.Summary
+			}
+			fmt.Fprintf(&b, `<span class="ks-op" title="%s">%s</span>`, esc(title), esc(tok))
+		case strings.HasPrefix(tok, "%"):
+			fmt.Fprintf(&b, `<span class="ks-reg">%s</span>`, esc(tok))
+		case tok[0] >= '0' && tok[0] <= '9' || tok[0] == '-':
+			fmt.Fprintf(&b, `<span class="ks-num">%s</span>`, esc(tok))
+		default:
+			b.WriteString(esc(tok))
+		}
+		first = false
+	}
+	if comment != "" {
+		fmt.Fprintf(&b, `<span class="ks-com">%s</span>`, esc(comment))
+	}
+	return b.String()
+}
+
+// splitTokens splits PTX code into words and single punctuation characters, keeping whitespace.
+func splitTokens(s string) []string {
+	var out []string
+	start := -1
+	flush := func(i int) {
+		if start >= 0 {
+			out = append(out, s[start:i])
+			start = -1
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == ' ' || c == '\t' || strings.IndexByte(",;[]{}()+|", c) >= 0 {
+			flush(i)
+			out = append(out, s[i:i+1])
+			continue
+		}
+		if start < 0 {
+			start = i
+		}
+	}
+	flush(len(s))
+	return out
+}
+
+func (w *htmlWriter) memory(rep *report.Report) {
+	m := rep.Memory
+	if m == nil {
+		return
+	}
+	w.section("memory", "Memory", true)
+	w.printf(`<table class="ks-table"><tr><th></th><th>requests</th><th>sectors</th><th>sectors/request</th></tr>`)
+	w.printf(`<tr><td>global loads</td><td>%s</td><td>%s</td><td>%s</td></tr>`, group(m.GlobalLoadRequests), group(m.GlobalLoadSectors), ratio(m.GlobalLoadSectors, m.GlobalLoadRequests))
+	w.printf(`<tr><td>global stores</td><td>%s</td><td>%s</td><td>%s</td></tr></table>`, group(m.GlobalStoreRequests), group(m.GlobalStoreSectors), ratio(m.GlobalStoreSectors, m.GlobalStoreRequests))
+	w.printf(`<table class="ks-table"><tr><th></th><th>wavefronts</th><th>bank conflicts</th></tr>`)
+	w.printf(`<tr><td>shared loads</td><td>%s</td><td>%s</td></tr>`, group(m.SharedLoadWavefronts), group(m.SharedLoadBankConflicts))
+	w.printf(`<tr><td>shared stores</td><td>%s</td><td>%s</td></tr></table>`, group(m.SharedStoreWavefronts), group(m.SharedStoreBankConflicts))
+	w.printf(`<p>L1 hit rate %.1f%% · L2 hit rate %.1f%%</p>`, m.L1HitRate, m.L2HitRate)
+	if len(m.Instructions) > 0 {
+		w.printf(`<table class="ks-table ks-memrows"><tr><th>CUDA</th><th>PTX</th><th>instruction</th><th>space</th><th>bits</th><th>requests</th><th>sectors (ideal)</th><th>wavefronts (ideal)</th><th>L1 hits</th><th>L2 hits</th></tr>`)
+		for _, r := range m.Instructions {
+			bad := r.Sectors > r.IdealSectors || r.Wavefronts > r.IdealWavefronts
+			cls := ""
+			if bad {
+				cls = ` class="ks-warn"`
+			}
+			w.printf(`<tr%s><td><a class="ks-link" data-cl="%d">%s</a></td><td><a class="ks-link" data-pl="%d">%d</a></td><td><code>%s</code></td><td>%s</td><td>%d</td><td>%s</td><td>%s (%s)</td><td>%s (%s)</td><td>%s</td><td>%s</td></tr>`,
+				cls, r.CUDALine, lineOrDash(r.CUDALine), r.PTXLine, r.PTXLine, esc(r.Text), esc(r.Space), r.WidthBits, group(r.Requests),
+				group(r.Sectors), group(r.IdealSectors), group(r.Wavefronts), group(r.IdealWavefronts), group(r.L1Hits), group(r.L2Hits))
+		}
+		w.printf(`</table>`)
+	}
+	w.end()
+}
+
+func lineOrDash(n int) string {
+	if n <= 0 {
+		return "–"
+	}
+	return fmt.Sprint(n)
+}
+
+func ratio(a, b int64) string {
+	if b == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f", float64(a)/float64(b))
+}
+
+func (w *htmlWriter) occupancy(rep *report.Report, charts []report.Chart) {
+	o := rep.Occupancy
+	w.section("occupancy", fmt.Sprintf("Occupancy · %.1f%%", o.OccupancyPct), true)
+	w.printf(`<table class="ks-table"><tr><th>limit</th><th>blocks per SM</th></tr>`)
+	keys := make([]string, 0, len(o.Limits))
+	for k := range o.Limits {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	lim := map[string]bool{}
+	for _, f := range o.LimitingFactors {
+		lim[f] = true
+	}
+	for _, k := range keys {
+		v := o.Limits[k]
+		cls := ""
+		if lim[k] {
+			cls = ` class="ks-warn"`
+		}
+		val := fmt.Sprint(v)
+		if v >= math.MaxInt32 {
+			val = "no limit"
+		}
+		w.printf(`<tr%s><td>%s</td><td>%s</td></tr>`, cls, esc(strings.ReplaceAll(k, "_", " ")), val)
+	}
+	w.printf(`</table><p>%d active blocks per SM, %.1f%% of the SM's warps; limited by %s. %d registers per thread, %d bytes of shared memory per block.</p>`,
+		o.ActiveBlocksPerSM, o.OccupancyPct, esc(strings.Join(o.LimitingFactors, ", ")), o.RegistersPerThread, o.SharedBytesPerBlock)
+	if len(charts) > 0 {
+		w.printf(`<div class="ks-charts">`)
+		for _, c := range charts {
+			w.printf(`<figure class="ks-chart">%s<figcaption>%s</figcaption></figure>`, stripXMLHeader(string(c.SVG)), esc(c.Title))
+		}
+		w.printf(`</div>`)
+	}
+	w.end()
+}
+
+func stripXMLHeader(s string) string {
+	if i := strings.Index(s, "<svg"); i > 0 {
+		return s[i:]
+	}
+	return s
+}
+
+func (w *htmlWriter) timing(rep *report.Report) {
+	w.section("timeline", "Timing", false)
+	if rep.Timing == nil {
+		w.printf(`<p>The cycle-level timing model (stall reasons, pipe utilisation, per-warp timeline) is not implemented yet; this section will show it when it is. The counts above are exact functional counts, not estimates.</p>`)
+	} else {
+		w.printf(`<p>~%s cycles (%s)</p>`, group(rep.Timing.Cycles), esc(rep.Timing.Modelled))
+	}
+	w.end()
+}
+
+func (w *htmlWriter) trace(rep *report.Report) error {
+	w.section("trace", "Trace", false)
+	if rep.Trace == nil || len(rep.Trace.Steps) == 0 {
+		w.printf(`<p class="ks-dim">No steps were recorded (see %%trace).</p>`)
+		w.end()
+		return nil
+	}
+	data, err := json.Marshal(rep.Trace)
+	if err != nil {
+		return fmt.Errorf("encoding the trace: %w", err)
+	}
+	w.printf(`<div class="ks-widget" data-steps="%d">`, len(rep.Trace.Steps))
+	w.printf(`<div class="ks-controls"><button class="ks-first" title="first step (Home)">⏮</button><button class="ks-prev" title="step back (←)">◀</button><button class="ks-play" title="play / pause (space)">▶</button><button class="ks-next" title="step forward (→)">▶|</button><button class="ks-last" title="last step (End)">⏭</button> step <input class="ks-step" type="number" min="1" value="1"> of %d <span class="ks-dim">· block %d, warps %s</span>`,
+		len(rep.Trace.Steps), rep.Trace.Block, esc(intsText(rep.Trace.Warps)))
+	if rep.Trace.Truncated {
+		w.printf(` <span class="ks-dim">(recording stopped at the step limit)</span>`)
+	}
+	w.printf(`</div><div class="ks-stepview"></div></div>`)
+	// JSON inside a script element: escape "</" so the data cannot close it.
+	w.printf(`<script type="application/json" class="ks-trace-data">%s</script>`, strings.ReplaceAll(string(data), "</", `<\/`))
+	w.end()
+	return nil
+}
+
+func intsText(v []int) string {
+	var s []string
+	for _, x := range v {
+		s = append(s, fmt.Sprint(x))
+	}
+	return strings.Join(s, ",")
+}
+
+func (w *htmlWriter) outputs(rep *report.Report) {
+	w.section("outputs", "Arguments and outputs", true)
+	if len(rep.Args) > 0 {
+		w.printf(`<table class="ks-table"><tr><th>parameter</th><th>type</th><th>value</th><th></th></tr>`)
+		for _, a := range rep.Args {
+			t := a.Type
+			if a.Buffer {
+				t += "*"
+			}
+			auto := ""
+			if a.Auto {
+				auto = "chosen automatically"
+			}
+			w.printf(`<tr><td>%s</td><td>%s</td><td><code>%s</code></td><td class="ks-dim">%s</td></tr>`, esc(a.Name), esc(t), esc(a.Init), auto)
+		}
+		w.printf(`</table>`)
+	}
+	if len(rep.Outputs) > 0 {
+		w.printf(`<table class="ks-table"><tr><th>buffer after the launch</th><th>elements</th><th>first elements</th><th>changed</th><th>sum</th><th>FNV-64</th></tr>`)
+		for _, o := range rep.Outputs {
+			w.printf(`<tr><td>%s</td><td>%s</td><td><code>%s</code></td><td>%s</td><td>%g</td><td><code>%s</code></td></tr>`,
+				esc(o.Name), group(int64(o.Count)), esc(strings.Join(o.First, " ")), group(int64(o.Changed)), o.Sum, esc(o.Checksum))
+		}
+		w.printf(`</table>`)
+	}
+	w.end()
+}

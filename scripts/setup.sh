@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The main job: install what is missing, build kernelscope, install its
+# kernelspec, and execute the tour notebook through the kernel into HTML.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/deps.sh
+ks_install_deps
+echo "==> building kernelscope"
+mkdir -p build
+go build -o build/kernelscope .
+echo "==> installing the kernelspec"
+./build/kernelscope install --user
+echo "==> executing notebooks/tour.ipynb through the KernelScope kernel"
+/usr/bin/python3 -m jupyter nbconvert --to html --execute notebooks/tour.ipynb \
+  --ExecutePreprocessor.kernel_name=kernelscope --ExecutePreprocessor.timeout=600 \
+  --output-dir build --output tour >/dev/null
+echo "==> done: $(pwd)/build/tour.html"
