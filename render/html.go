@@ -9,6 +9,7 @@ import (
 	"github.com/kernelscope/kernelscope/gpu/report"
 	"html"
 	"math"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -360,7 +361,7 @@ func (w *htmlWriter) memory(rep *report.Report) {
 	w.printf(`<table class="ks-table"><tr><th></th><th>wavefronts</th><th>bank conflicts</th></tr>`)
 	w.printf(`<tr><td>shared loads</td><td>%s</td><td>%s</td></tr>`, group(m.SharedLoadWavefronts), group(m.SharedLoadBankConflicts))
 	w.printf(`<tr><td>shared stores</td><td>%s</td><td>%s</td></tr></table>`, group(m.SharedStoreWavefronts), group(m.SharedStoreBankConflicts))
-	w.printf(`<p>L1 hit rate %.1f%% · L2 hit rate %.1f%%</p>`, m.L1HitRate, m.L2HitRate)
+	w.printf(`<p>L1 hit rate %.1f%% · L2 hit rate %.1f%% <span class="ks-dim">(sectors, modelled caches)</span></p>`, 100*m.L1HitRate, 100*m.L2HitRate)
 	if len(m.Instructions) > 0 {
 		w.printf(`<table class="ks-table ks-memrows"><tr><th>CUDA</th><th>PTX</th><th>instruction</th><th>space</th><th>bits</th><th>requests</th><th>sectors (ideal)</th><th>wavefronts (ideal)</th><th>L1 hits</th><th>L2 hits</th></tr>`)
 		for _, r := range m.Instructions {
@@ -370,12 +371,19 @@ func (w *htmlWriter) memory(rep *report.Report) {
 				cls = ` class="ks-warn"`
 			}
 			w.printf(`<tr%s><td><a class="ks-link" data-cl="%d">%s</a></td><td><a class="ks-link" data-pl="%d">%d</a></td><td><code>%s</code></td><td>%s</td><td>%d</td><td>%s</td><td>%s (%s)</td><td>%s (%s)</td><td>%s</td><td>%s</td></tr>`,
-				cls, r.CUDALine, lineOrDash(r.CUDALine), r.PTXLine, r.PTXLine, esc(r.Text), esc(r.Space), r.WidthBits, group(r.Requests),
+				cls, r.CUDALine, lineOrDash(r.CUDALine), r.PTXLine, r.PTXLine, esc(r.Text), esc(r.Space), r.WidthBits, dashIfZero(r.Requests),
 				group(r.Sectors), group(r.IdealSectors), group(r.Wavefronts), group(r.IdealWavefronts), group(r.L1Hits), group(r.L2Hits))
 		}
 		w.printf(`</table>`)
 	}
 	w.end()
+}
+
+func dashIfZero(n int64) string {
+	if n == 0 {
+		return "–"
+	}
+	return group(n)
 }
 
 func lineOrDash(n int) string {
@@ -422,18 +430,29 @@ func (w *htmlWriter) occupancy(rep *report.Report, charts []report.Chart) {
 	if len(charts) > 0 {
 		w.printf(`<div class="ks-charts">`)
 		for _, c := range charts {
-			w.printf(`<figure class="ks-chart">%s<figcaption>%s</figcaption></figure>`, stripXMLHeader(string(c.SVG)), esc(c.Title))
+			w.printf(`<figure class="ks-chart">%s<figcaption>%s</figcaption></figure>`, inlineSVG(c.SVG), esc(c.Title))
 		}
 		w.printf(`</div>`)
 	}
 	w.end()
 }
 
-func stripXMLHeader(s string) string {
+var (
+	fontFaceRE   = regexp.MustCompile(`(?s)<style>\s*@font-face\{.*?</style>`)
+	fontFamilyRE = regexp.MustCompile(`font-family:Liberation Sans;`)
+)
+
+// inlineSVG prepares a chart for inline use in the report: the XML header goes,
+// and so does the embedded font (560 KB per chart), replaced by a family list
+// that starts with the same face and falls back to the metric-compatible Arial
+// and Helvetica. The standalone SVG keeps its embedded font.
+func inlineSVG(svg []byte) string {
+	s := string(svg)
 	if i := strings.Index(s, "<svg"); i > 0 {
-		return s[i:]
+		s = s[i:]
 	}
-	return s
+	s = fontFaceRE.ReplaceAllString(s, "")
+	return fontFamilyRE.ReplaceAllString(s, `font-family:'Liberation Sans',Arial,Helvetica,sans-serif;`)
 }
 
 func (w *htmlWriter) timing(rep *report.Report) {
@@ -496,7 +515,7 @@ func (w *htmlWriter) outputs(rep *report.Report) {
 		w.printf(`</table>`)
 	}
 	if len(rep.Outputs) > 0 {
-		w.printf(`<table class="ks-table"><tr><th>buffer after the launch</th><th>elements</th><th>first elements</th><th>changed</th><th>sum</th><th>FNV-64</th></tr>`)
+		w.printf(`<table class="ks-table ks-outs"><tr><th>buffer after the launch</th><th>elements</th><th>first elements</th><th>changed</th><th>sum</th><th>FNV-64</th></tr>`)
 		for _, o := range rep.Outputs {
 			w.printf(`<tr><td>%s</td><td>%s</td><td><code>%s</code></td><td>%s</td><td>%g</td><td><code>%s</code></td></tr>`,
 				esc(o.Name), group(int64(o.Count)), esc(strings.Join(o.First, " ")), group(int64(o.Changed)), o.Sum, esc(o.Checksum))

@@ -69,14 +69,17 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 	rep.SharedStatic = staticShared(mod, k)
 	rep.SharedDynamic = 0
 	occIn := occupancy.Input{BlockSize: threadsPerBlock, RegsPerThread: regs, StaticShared: rep.SharedStatic, DynamicShared: rep.SharedDynamic}
+	memOpts := mem.Options{}
 	if occ, err := occupancy.Compute(spec, occIn); err == nil {
 		rep.Occupancy = occupancyReport(occ, regs, rep.SharedStatic+rep.SharedDynamic)
+		// The L1 gets what the shared-memory carveout leaves of the unified array.
+		memOpts.Carveout = occupancy.PickCarveout(spec, occ)
 	} else {
 		rep.Notes = append(rep.Notes, "occupancy: "+err.Error())
 	}
 
 	// The launch.
-	counter := mem.NewCounter(mem.NewHierarchy(spec, spec.SMs, mem.Options{}))
+	counter := mem.NewCounter(mem.NewHierarchy(spec, spec.SMs, memOpts))
 	simArgs := make([]sim.Arg, len(args))
 	for i, a := range args {
 		simArgs[i] = sim.Arg{Buffer: a.buffer, Scalar: a.scalar}

@@ -1,0 +1,129 @@
+package render
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/kernelscope/kernelscope/gpu/analysis"
+	"github.com/kernelscope/kernelscope/gpu/report"
+)
+
+var writeHTML = flag.String("write-html", "", "write the golden reports' HTML pages into this directory")
+
+const golden = "../testdata/golden"
+
+// goldenReport runs one case of cases.json from its sm_90 PTX through the pipeline.
+func goldenReport(t *testing.T, name string) *report.Report {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(golden, "cases.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		Name, Source, Kernel string
+		Grid, Block          [3]int
+		Args                 []struct {
+			Type, Input string
+			Value       json.RawMessage
+		}
+	}
+	if err := json.Unmarshal(b, &cases); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		if c.Name != name {
+			continue
+		}
+		l := &analysis.Launch{Kernel: c.Kernel}
+		for _, a := range c.Args {
+			if strings.HasSuffix(a.Type, "*") {
+				l.Args = append(l.Args, analysis.Arg{Init: &analysis.Init{Func: "file", Path: a.Input, Type: strings.TrimSuffix(a.Type, "*")}})
+			} else {
+				l.Args = append(l.Args, analysis.Arg{Scalar: string(a.Value)})
+			}
+		}
+		base := strings.TrimSuffix(filepath.Base(c.Source), ".cu")
+		src, err := os.ReadFile(filepath.Join(golden, "ptx", base+".sm_90.ptx"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := analysis.Run(context.Background(), analysis.Request{
+			Source: src, SourceFile: base + ".sm_90.ptx", IsPTX: true, Arch: "sm_90", Launch: l,
+			Grid: c.Grid, Block: c.Block, BaseDir: golden, Trace: analysis.TraceSpec{WarpHi: 1, Steps: 300},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	t.Fatalf("no case %s", name)
+	return nil
+}
+
+var idRE = regexp.MustCompile(`\sid="([^"]+)"`)
+
+// TestHTMLStructure checks the sections and the uniqueness of ids on three golden cases,
+// and that two reports on one page do not share ids.
+func TestHTMLStructure(t *testing.T) {
+	page := ""
+	for _, name := range []string{"transpose_naive", "reduce_interleaved", "histogram256"} {
+		rep := goldenReport(t, name)
+		b, err := Bundle(rep, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := b[MIMEHTML].(string)
+		for _, sec := range []string{"hints", "source", "memory", "occupancy", "timeline", "trace", "outputs"} {
+			if !strings.Contains(h, `data-section="`+sec+`"`) {
+				t.Errorf("%s: section %s missing", name, sec)
+			}
+		}
+		if !strings.Contains(h, `class="ks-summary"`) || strings.Index(h, `class="ks-summary"`) > strings.Index(h, `data-section=`) {
+			t.Errorf("%s: the summary line must come first", name)
+		}
+		if b[MIMEPNG] == nil || b[MIMEReport] == nil || b[MIMEText] == nil {
+			t.Errorf("%s: bundle lacks a MIME type", name)
+		}
+		if !strings.Contains(h, "ks-trace-data") || !strings.Contains(h, "<svg") {
+			t.Errorf("%s: no trace data or no inline chart", name)
+		}
+		page += h
+		if *writeHTML != "" {
+			doc := "<!DOCTYPE html><html><head><meta charset=utf-8></head><body>" + h + "</body></html>"
+			if err := os.WriteFile(filepath.Join(*writeHTML, name+".html"), []byte(doc), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	seen := map[string]bool{}
+	for _, m := range idRE.FindAllStringSubmatch(page, -1) {
+		if seen[m[1]] {
+			t.Errorf("id %q appears twice on a page of three reports", m[1])
+		}
+		seen[m[1]] = true
+	}
+	if len(seen) < 3 {
+		t.Errorf("expected at least one id per report, found %d", len(seen))
+	}
+}
+
+// TestHidingSections: %hide removes a section.
+func TestHidingSections(t *testing.T) {
+	rep := goldenReport(t, "vector_add")
+	h, err := HTML(rep, nil, Options{Show: map[string]bool{"memory": false, "trace": false}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(h, `data-section="memory"`) || strings.Contains(h, `data-section="trace"`) {
+		t.Error("hidden sections rendered")
+	}
+	if !strings.Contains(h, `data-section="source"`) {
+		t.Error("shown section missing")
+	}
+}
