@@ -138,6 +138,10 @@ func (e *Engine) Execute(ctx context.Context, req kernel.ExecuteRequest, out ker
 	progMu.Unlock()
 	if rep != nil && (runErr == nil || rep.PTX != "") {
 		rep.Name = spec.Name
+		if spec.Sample == "" && rep.Source != "" {
+			// Show the cell as written, magics included (line numbers are the same).
+			rep.Source = req.Code
+		}
 		bundle, err := render.Bundle(rep, render.Options{Show: spec.Show})
 		if err != nil {
 			return fmt.Errorf("rendering the report: %w", err)

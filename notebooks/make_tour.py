@@ -169,7 +169,7 @@ md("""
 where no compiler is installed); `%sample NAME` runs one.
 """)
 code("%samples")
-code("%sample histogram")
+code("%sample histogram_atomics")
 
 nb = {
     "cells": cells,

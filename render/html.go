@@ -216,8 +216,14 @@ func (w *htmlWriter) source(rep *report.Report, opt Options) {
 	}
 	if opt.shown("ptx") {
 		w.printf(`<div class="ks-col ks-ptx"><div class="ks-colhead">PTX</div><pre class="ks-code">`)
-		for i, line := range strings.Split(strings.TrimRight(rep.PTX, "\n"), "\n") {
+		lines := strings.Split(strings.TrimRight(rep.PTX, "\n"), "\n")
+		for i, line := range lines {
 			n := i + 1
+			if strings.HasPrefix(strings.TrimSpace(line), ".section") && strings.Contains(line, ".debug") {
+				// DWARF sections are long and say nothing to a reader; the JSON report keeps the full PTX.
+				w.printf(`<div class="ks-ln ks-dim"><span class="ks-no">%d</span><span class="ks-src">… %d lines of debug sections not shown</span></div>`, n, len(lines)-i)
+				break
+			}
 			s, ok := stat[n]
 			title := ""
 			var h string
@@ -517,8 +523,13 @@ func (w *htmlWriter) outputs(rep *report.Report) {
 	if len(rep.Outputs) > 0 {
 		w.printf(`<table class="ks-table ks-outs"><tr><th>buffer after the launch</th><th>elements</th><th>first elements</th><th>changed</th><th>sum</th><th>FNV-64</th></tr>`)
 		for _, o := range rep.Outputs {
-			w.printf(`<tr><td>%s</td><td>%s</td><td><code>%s</code></td><td>%s</td><td>%g</td><td><code>%s</code></td></tr>`,
-				esc(o.Name), group(int64(o.Count)), esc(strings.Join(o.First, " ")), group(int64(o.Changed)), o.Sum, esc(o.Checksum))
+			first := o.First
+			more := ""
+			if len(first) > 8 {
+				first, more = first[:8], " …"
+			}
+			w.printf(`<tr><td>%s</td><td>%s</td><td><code>%s%s</code></td><td>%s</td><td>%g</td><td><code>%s</code></td></tr>`,
+				esc(o.Name), group(int64(o.Count)), esc(strings.Join(first, " ")), more, group(int64(o.Changed)), o.Sum, esc(o.Checksum))
 		}
 		w.printf(`</table>`)
 	}
