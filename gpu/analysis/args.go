@@ -340,7 +340,7 @@ func buildArgs(f *ptx.Func, cparams []cudaParam, launch *Launch, totalThreads in
 					}
 				}
 			}
-			buf, desc, err := materialise(init, elem, size, baseDir)
+			buf, desc, err := materialise(init, elem, size, baseDir, int64(i+1))
 			if err != nil {
 				return nil, nil, fmt.Errorf("%s: %w", short, err)
 			}
@@ -421,7 +421,9 @@ func parseScalar(text, typ string) (uint64, error) {
 }
 
 // materialise builds a buffer from an initialiser; it returns the bytes and a description.
-func materialise(in Init, elem string, size int, baseDir string) ([]byte, string, error) {
+// Without an explicit seed, rand uses defaultSeed (the argument's position),
+// so two rand() buffers of one launch differ.
+func materialise(in Init, elem string, size int, baseDir string, defaultSeed int64) ([]byte, string, error) {
 	const maxBytes = 1 << 30
 	if in.Func == "file" {
 		path := in.Path
@@ -480,7 +482,7 @@ func materialise(in Init, elem string, size int, baseDir string) ([]byte, string
 		if in.HasRange {
 			lo, hi = in.Lo, in.Hi
 		}
-		seed := int64(1)
+		seed := defaultSeed
 		if in.HasSeed {
 			seed = in.Seed
 		}
