@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 
@@ -76,7 +77,7 @@ func (e *Engine) Execute(ctx context.Context, req kernel.ExecuteRequest, out ker
 		return pub.display(map[string]any{render.MIMEText: "defaults updated: " + describeDefaults(spec)}, "")
 	}
 	areq := analysis.Request{
-		Source: []byte(spec.Source), SourceFile: "cell.cu", IsPTX: spec.Kind == magics.PTX,
+		Source: []byte(spec.Source), SourceFile: "cell.cu", IsPTX: spec.Kind == magics.PTX, Cell: true,
 		Arch: spec.Arch, Compiler: spec.Compiler, Flags: spec.Flags, Launch: spec.Launch,
 		Grid: spec.Grid, Block: spec.Block, Budget: spec.Budget, Timing: spec.Timing, Trace: spec.Trace,
 		BaseDir: e.baseDir, Name: spec.Name,
@@ -250,14 +251,36 @@ func samplesBundle() map[string]any {
 	return map[string]any{render.MIMEText: t.String(), render.MIMEHTML: h.String()}
 }
 
-// Complete completes magics, arch names, kernel names, CUDA words and PTX opcodes.
-func (e *Engine) Complete(code string, cursor int) ([]string, int, int) {
-	return magics.Complete(code, cursor)
+// The kernel speaks byte offsets; the magics package counts code points.
+
+// codePoints converts a byte offset in code to a code-point offset.
+func codePoints(code string, b int) int {
+	b = min(max(b, 0), len(code))
+	return utf8.RuneCountInString(code[:b])
 }
 
-// Inspect documents the word at the cursor.
+// byteOffset converts a code-point offset in code to a byte offset.
+func byteOffset(code string, cp int) int {
+	n := 0
+	for i := range code {
+		if n == cp {
+			return i
+		}
+		n++
+	}
+	return len(code)
+}
+
+// Complete completes magics, arch names, kernel names, CUDA words and PTX opcodes;
+// cursor and the returned range are byte offsets.
+func (e *Engine) Complete(code string, cursor int) ([]string, int, int) {
+	m, start, end := magics.Complete(code, codePoints(code, cursor))
+	return m, byteOffset(code, start), byteOffset(code, end)
+}
+
+// Inspect documents the word at the cursor (a byte offset).
 func (e *Engine) Inspect(code string, cursor, detail int) (map[string]any, bool) {
-	text, h, ok := magics.Inspect(code, cursor)
+	text, h, ok := magics.Inspect(code, codePoints(code, cursor))
 	if !ok {
 		return nil, false
 	}

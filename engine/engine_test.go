@@ -105,7 +105,7 @@ func TestCompileErrorNamesCellLine(t *testing.T) {
 	if err == nil {
 		t.Fatal("expected a compile error")
 	}
-	if !strings.Contains(err.Error(), ":3:") || !strings.Contains(err.Error(), "undefined_thing") {
+	if !strings.Contains(err.Error(), "cell line 3:") || !strings.Contains(err.Error(), "undefined_thing") {
 		t.Errorf("error does not name cell line 3 and the identifier: %v", err)
 	}
 	var n interface{ ErrorName() string }
@@ -206,5 +206,17 @@ func TestSilentPublishesNothing(t *testing.T) {
 	}
 	if len(r.displays)+len(r.updates)+len(r.streams) != 0 {
 		t.Fatal("a silent cell published output")
+	}
+}
+
+// TestCompleteByteOffsets: the kernel gives and takes byte offsets; non-ASCII text before the cursor must not shift the range.
+func TestCompleteByteOffsets(t *testing.T) {
+	e := New(t.TempDir(), nil)
+	code := "__sync"
+	m, s, end := e.Complete(code, len(code))
+	pre := "/* héllo ✓ */ "
+	m2, s2, end2 := e.Complete(pre+code, len(pre)+len(code))
+	if len(m) == 0 || len(m2) != len(m) || s2 != s+len(pre) || end2 != end+len(pre) {
+		t.Fatalf("ranges %d..%d and %d..%d (prefix %d bytes), matches %d/%d", s, end, s2, end2, len(pre), len(m), len(m2))
 	}
 }

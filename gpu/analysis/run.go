@@ -18,6 +18,7 @@ type Request struct {
 	Source     []byte // CUDA or PTX text
 	SourceFile string // "cell.cu" in a notebook, the file name for `run`
 	IsPTX      bool
+	Cell       bool // a notebook cell: messages say "cell line N" rather than "file:N"
 	Arch       string // "sm_80" when empty
 	Compiler   string // auto, clang, nvcc
 	Prebuilt   []byte // PTX to use instead of compiling (bundled samples where no compiler exists)
@@ -266,8 +267,12 @@ func compile(ctx context.Context, req Request, rep *report.Report) ([]byte, erro
 					if d.Severity != "error" && d.Severity != "fatal error" {
 						continue
 					}
+					loc := fmt.Sprintf("%s:%d:%d", req.SourceFile, d.Line, d.Col)
+					if req.Cell {
+						loc = fmt.Sprintf("cell line %d:%d", d.Line, d.Col)
+					}
 					diags = append(diags, report.Error{Kind: "compile", CUDALine: d.Line, Col: d.Col,
-						Message: fmt.Sprintf("%s:%d:%d: %s: %s", req.SourceFile, d.Line, d.Col, d.Severity, d.Message)})
+						Message: fmt.Sprintf("%s: %s: %s", loc, d.Severity, d.Message)})
 				}
 				if len(diags) == 0 {
 					diags = []report.Error{{Kind: "compile", Message: err.Error()}}
@@ -279,6 +284,7 @@ func compile(ctx context.Context, req Request, rep *report.Report) ([]byte, erro
 		ptxText = res.PTX
 		rep.Toolchain = res.Compiler
 		rep.SASS = res.SASS
+		rep.ResUsage = res.ResUsage
 	}
 	return ptxText, nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/kernelscope/kernelscope/gpu/mem"
 	"github.com/kernelscope/kernelscope/gpu/occupancy"
 	"github.com/kernelscope/kernelscope/gpu/ptx"
+	"github.com/kernelscope/kernelscope/gpu/sass"
 	"github.com/kernelscope/kernelscope/gpu/sim"
 )
 
@@ -66,6 +67,16 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 	// Resources and occupancy.
 	regs := ptx.EstimateRegisters(k)
 	rep.Registers = report.RegInfo{PerThread: regs, Source: "estimated from PTX liveness (no ptxas)"}
+	if rep.ResUsage != "" {
+		// nvcc and cuobjdump ran: use ptxas's true count.
+		if res, err := sass.ParseResUsage(rep.ResUsage); err == nil {
+			if r, ok := res[k.Name]; ok && r.Registers > 0 {
+				regs = r.Registers
+				rep.Registers = report.RegInfo{PerThread: regs, Source: "ptxas (cuobjdump -res-usage)"}
+				rep.LocalBytes = r.Local
+			}
+		}
+	}
 	rep.SharedStatic = staticShared(mod, k)
 	rep.SharedDynamic = 0
 	occIn := occupancy.Input{BlockSize: threadsPerBlock, RegsPerThread: regs, StaticShared: rep.SharedStatic, DynamicShared: rep.SharedDynamic}

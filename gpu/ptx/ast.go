@@ -28,6 +28,23 @@ type Module struct {
 	Globals     []*Var   // module-scope .global/.const/.shared/.local variables
 	Funcs       []*Func  // .entry and .func, declarations included
 	Pragmas     []string // module-scope .pragma strings
+
+	// Added by the parser: .alias directives and the strings of .section .debug_str
+	// (labels such as $L__info_string0 named by .loc function_name).
+	Aliases  []Alias
+	DebugStr []DebugString
+}
+
+// Alias is one ".alias name, target;" directive.
+type Alias struct {
+	Pos          Pos
+	Name, Target string
+}
+
+// DebugString is one labelled NUL-terminated string of the .debug_str section.
+type DebugString struct {
+	Label string
+	Value string
 }
 
 // File is one .file directive.
@@ -68,6 +85,11 @@ const (
 	Pred
 	E4M3x2 // .e4m3x2
 	E5M2x2 // .e5m2x2
+	// Opaque handle types (added by the parser's author): .texref,
+	// .samplerref and .surfref variables and parameters, 64-bit handles.
+	TexRef
+	SamplerRef
+	SurfRef
 )
 
 var typeNames = [...]string{
@@ -75,6 +97,7 @@ var typeNames = [...]string{
 	U8: "u8", U16: "u16", U32: "u32", U64: "u64", S8: "s8", S16: "s16", S32: "s32", S64: "s64",
 	F16: "f16", F16x2: "f16x2", BF16: "bf16", BF16x2: "bf16x2", TF32: "tf32", F32: "f32", F64: "f64",
 	Pred: "pred", E4M3x2: "e4m3x2", E5M2x2: "e5m2x2",
+	TexRef: "texref", SamplerRef: "samplerref", SurfRef: "surfref",
 }
 
 // String returns the type name without the leading dot ("u32").
@@ -104,7 +127,7 @@ func (t Type) Size() int {
 		return 2
 	case B32, U32, S32, F16x2, BF16x2, TF32, F32:
 		return 4
-	case B64, U64, S64, F64:
+	case B64, U64, S64, F64, TexRef, SamplerRef, SurfRef:
 		return 8
 	case B128:
 		return 16
@@ -168,6 +191,7 @@ type Func struct {
 	MaxNReg           int
 	MaxClusterRank    int
 	ReqNCTAPerCluster [3]int
+	ExplicitCluster   bool // .explicitcluster
 	Pragmas           []string
 
 	Targets []*Targets // .branchtargets / .calltargets lists declared in the body
@@ -191,6 +215,7 @@ type Param struct {
 	Ptr      bool
 	PtrSpace Space
 	PtrAlign int
+	Reg      bool // declared in .reg rather than .param (non-ABI .func parameters)
 }
 
 // Size is the parameter's size in bytes.
@@ -222,6 +247,10 @@ type Var struct {
 	Name    string
 	Dims    []int // array dimensions; -1 for an unsized dimension ("[]")
 	Init    *Init // nil when there is no initialiser
+	// Index (body variables only) is the index into Func.Insts of the first
+	// instruction after the declaration. Nested scopes may declare the same
+	// name again (nvcc's call sequences): see Func.LookupVar.
+	Index int
 }
 
 // Size is the variable's size in bytes (0 for unsized arrays).
@@ -240,8 +269,9 @@ func (v *Var) Size() int {
 }
 
 // Init is an initialiser: a brace list (List true, Elems) or one value.
-// Value may be an immediate, a float, a symbol, generic(sym) (Kind OpSym with
-// Generic set) or mask(...) (Kind OpMask).
+// Value may be an immediate (constant expressions are folded), a float, a
+// symbol with offset in Imm, generic(sym) (Kind OpSym with Generic set) or a
+// byte mask 0xff00(value) (Kind OpMask).
 type Init struct {
 	List  bool
 	Elems []*Init
@@ -269,6 +299,7 @@ type Label struct {
 type Loc struct {
 	File, Line, Col                      int32
 	InlinedFile, InlinedLine, InlinedCol int32
+	Func                                 string // ".loc ... function_name $L__info_string0": the label, see Module.DebugStr
 }
 
 // Inst is one instruction statement.
@@ -296,14 +327,14 @@ const (
 	OpSpecial             // a special register: Name "%tid", Comp "x"; "%laneid" has Comp ""
 	OpImm                 // an integer immediate in Imm (U suffix and radix already applied)
 	OpFloat               // a float immediate: Bits holds the raw bits, FloatBits is 32 (0f...) or 64 (0d... or a decimal literal)
-	OpSym                 // a variable, parameter or function name in Name; Generic for generic(sym) in initialisers
+	OpSym                 // a variable, parameter or function name in Name; Imm holds an offset ("arr+8"); Generic for generic(sym) in initialisers
 	OpLabel               // a label in Name (branch targets, brx.idx tables)
 	OpAddr                // [base+offset]: Name is the base (a register or symbol, "" for an absolute address), BaseReg says which, Imm the offset
 	OpVec                 // {a, b, c, d}: Elems ("_" elements are OpSink)
 	OpList                // a parenthesised list (call return/argument lists): Elems
 	OpSink                // _
 	OpPair                // p|q destination of setp and friends: Elems[0], Elems[1]
-	OpMask                // mask(...) in initialisers: Elems
+	OpMask                // byte mask in initialisers, "0xff00(generic(foo)+4)": Imm is the mask, Elems[0] the value
 )
 
 // Operand is one instruction operand.

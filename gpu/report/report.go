@@ -24,6 +24,7 @@ type Report struct {
 	Source        string          `json:"source,omitempty"`      // CUDA source ("" for PTX input)
 	PTX           string          `json:"ptx"`
 	SASS          string          `json:"sass,omitempty"`
+	ResUsage      string          `json:"res_usage,omitempty"` // cuobjdump -res-usage output when nvcc ran
 	Kernels       []KernelInfo    `json:"kernels"`
 	Registers     RegInfo         `json:"registers"`
 	SharedStatic  int             `json:"shared_static_bytes"`
