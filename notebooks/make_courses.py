@@ -492,10 +492,12 @@ of its executions. The **Trace** widget shows the active mask and the SIMT stack
 ## 1. Divergent and uniform branches
 
 `odd_even` takes a different path for even and odd lanes: every warp diverges at the `if`.
-`by_warp` decides on the warp number: each warp takes one path, no divergence. Compare the
-*divergent branches* row.
+`by_warp` decides on the warp number: each warp takes one path, no divergence. Both do the same
+work per thread (half the threads take each path), but in `%compare` the *warp-instructions* row
+— issue slots — falls from **172** to **108** (−37%): every warp of `odd_even` issues both loops,
+each with half of its lanes idle. *Divergent branches* falls from 4 (one per warp) to 0.
 
-(The two paths are a few instructions long on purpose: when both sides of an `if` are one or two
+(The paths are eight operations long on purpose: when both sides of an `if` are one or two
 instructions, the compiler usually replaces the branch by predication or a `selp` select — no
 branch, no divergence. Shorten them and look at the PTX to see it happen.)
 """)
@@ -505,30 +507,32 @@ branch, no divergence. Shorten them and look at the PTX to see it happen.)
 %launch odd_even(a=arange(128), n=128)
 %name odd_even
 extern "C" __global__ void odd_even(float* a, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  float x = a[i];
   if (i % 2 == 0) {
-    float x = a[i];
-    for (int k = 0; k < 3; ++k) x = 0.5f * x + 1.0f;
-    a[i] = x;
+    for (int k = 0; k < 8; ++k) x = 0.5f * x + 1.0f;
   } else {
-    a[i] = sqrtf(a[i]);
+    for (int k = 0; k < 8; ++k) x = sqrtf(x + 1.0f);
   }
-}""", expect=[has_rule("warp-divergence"), ("4 divergent branches", lambda r: r["stats"]["divergent_branches"] == 4)])
+  a[i] = x;
+}""", expect=[has_rule("warp-divergence"), ("4 divergent branches", lambda r: r["stats"]["divergent_branches"] == 4),
+              ("172 warp-instructions", lambda r: r["stats"]["warp_instructions"] == 172)])
     nb.code(FOCUS + """
 %grid 1
 %block 128
 %launch by_warp(a=arange(128), n=128)
 %name by_warp
 extern "C" __global__ void by_warp(float* a, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  float x = a[i];
   if ((i / 32) % 2 == 0) {
-    float x = a[i];
-    for (int k = 0; k < 3; ++k) x = 0.5f * x + 1.0f;
-    a[i] = x;
+    for (int k = 0; k < 8; ++k) x = 0.5f * x + 1.0f;
   } else {
-    a[i] = sqrtf(a[i]);
+    for (int k = 0; k < 8; ++k) x = sqrtf(x + 1.0f);
   }
-}""", expect=[no_rule("warp-divergence"), ("0 divergent branches", lambda r: r["stats"]["divergent_branches"] == 0)])
+  a[i] = x;
+}""", expect=[no_rule("warp-divergence"), ("0 divergent branches", lambda r: r["stats"]["divergent_branches"] == 0),
+              ("108 warp-instructions", lambda r: r["stats"]["warp_instructions"] == 108)])
     nb.code("%compare odd_even by_warp")
     nb.md("""
 ## 2. Watch a warp diverge
@@ -539,20 +543,20 @@ shows where the warp reconverges, and the highlighted line in the Source view fo
 through one path, then the other, then the join.
 """)
     nb.code("""%hide all
-%show source,trace
+%show source,ptx,trace
 %grid 1
 %block 32
 %trace block=0 warps=0 steps=200
 %launch odd_even(a=arange(32), n=32)
 extern "C" __global__ void odd_even(float* a, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  float x = a[i];
   if (i % 2 == 0) {
-    float x = a[i];
-    for (int k = 0; k < 3; ++k) x = 0.5f * x + 1.0f;
-    a[i] = x;
+    for (int k = 0; k < 8; ++k) x = 0.5f * x + 1.0f;
   } else {
-    a[i] = sqrtf(a[i]);
+    for (int k = 0; k < 8; ++k) x = sqrtf(x + 1.0f);
   }
+  a[i] = x;
 }""")
     nb.md("""
 ## 3. Reductions
@@ -729,6 +733,7 @@ rising part of the curve.
 """)
     occ_focus = "%hide all\n%show occupancy,hints,outputs"
     nb.code(occ_focus + """
+%name small_given
 %grid 32
 %block 32
 %launch stencil_1d(in=arange(1024), out=zeros(1024), n=1024)""" + STENCIL.format(buf="(256 + 2 * RADIUS)"),
@@ -741,6 +746,7 @@ same stencil with a **48 KB** buffer per block: (48 + 1) KB per block, ⌊164 / 
 8 warps = 24 warps = **37.5%**, *limited by shared_memory*, and a *warning* hint.
 """)
     nb.code(occ_focus + """
+%name big_given
 %grid 4
 %block 256
 %launch stencil_1d(in=arange(1024), out=zeros(1024), n=1024)""" + STENCIL.format(buf="12288"),
@@ -776,9 +782,11 @@ covers exactly the 1,024 elements (grid × block = 1,024).
 
 Your cell's **Occupancy** section reads **100.0%**, *limited by warps* (every warp slot of the SM
 is usable), and the **Outputs** show `out` with FNV-64 **`922692c635e86d81`** — the same result
-as before. Block sizes of 64, 128 or 256 all reach 100% on sm_80; 512 and 1,024 do not work here
-— why? (Hint: `BUF`.)
+as before. In the comparison, *occupancy %* goes from 50.0 to **100.0** and the other rows do not
+change (the same work, the same memory traffic). Block sizes of 64, 128 or 256 all reach 100% on
+sm_80; 512 and 1,024 do not work here — why? (Hint: `BUF`.)
 """)
+    nb.code("%compare small_given occ_small")
     nb.md("""
 ## Exercise 2 · Size the tile to the block
 
@@ -799,12 +807,11 @@ so that the buffer is exactly what a block of 256 threads needs, and check the o
 
 The summary line of your cell says **1048 B shared/block** (262 floats), the **Occupancy** section
 **100.0%** limited by warps, the *low-occupancy* hint is gone, and `out`'s FNV-64 is still
-**`922692c635e86d81`**. The comparison shows *occupancy %* going from 37.5 to 100.
+**`922692c635e86d81`**. The comparison shows *occupancy %* going from 37.5 to **100.0** and one
+hint fewer.
 """)
-    nb.code("%compare occ_big occ_small")
+    nb.code("%compare big_given occ_big")
     nb.md("""
-(`occ_small` is now your solution of exercise 1 if you ran it: both rows then read 100.0.)
-
 <details><summary>Solutions</summary>
 
 1. `%grid 4` and `%block 256` (or 8 × 128, 16 × 64).
@@ -818,8 +825,8 @@ The summary line of your cell says **1048 B shared/block** (262 floats), the **O
 
 # ---------------------------------------------------------------- performance write-up
 MM_LAUNCH = """
-%launch {name}(A=rand(4096), B=rand(4096), C=zeros(4096), n=64)"""
-MM_OUT = fnv("C", "2ff4c16f9c119ca6")
+%launch {name}(A=rand(4096, 0, 1, 11), B=rand(4096, 0, 1, 12), C=zeros(4096), n=64)"""
+MM_OUT = fnv("C", "6c8de82d33192eaf")
 
 
 def perf_writeup():
@@ -871,8 +878,10 @@ extern "C" __global__ void matmul_rows(const float* A, const float* B, float* C,
 Swapping x and y makes consecutive lanes compute consecutive columns: `B[k * n + col]` is now
 one contiguous row segment per half-warp, and `A[row * n + k]` is the same word for all 16 lanes
 of a half-warp (2 sectors per request: one per half-warp row). Global load sectors fall 4.25×.
-The remaining hint says the A loads still touch 2 sectors where 1.5 would be ideal on average —
-each half-warp reads a different row.
+The remaining *warning* sums the A and B loads of the loop line: 2.0 sectors per request
+against an ideal of 1.5. B's loads are ideal (both half-warps read the same 64-byte piece of a row of B: 2 sectors); A's take
+2 sectors (one per half-warp, which read different rows) where the 8 bytes they use would fit
+in 1. Tiling removes the question.
 """)
     nb.code(focus + """
 %name v1_cols

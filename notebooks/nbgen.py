@@ -48,17 +48,6 @@ class Notebook:
     def write(self, directory):
         path = os.path.join(directory, self.name + ".ipynb")
         nb = self.build()
-        # Keep the outputs of an executed copy whose cell text is unchanged, so
-        # regenerating does not throw away stored outputs of untouched cells.
-        if os.path.exists(path):
-            try:
-                old = {c.get("id"): c for c in json.load(open(path))["cells"]}
-            except (ValueError, KeyError):
-                old = {}
-            for c in nb["cells"]:
-                o = old.get(c["id"])
-                if c["cell_type"] == "code" and o and o.get("source") == c["source"]:
-                    c["outputs"], c["execution_count"] = o.get("outputs", []), o.get("execution_count")
         with open(path, "w") as f:
             json.dump(nb, f, indent=1)
             f.write("\n")

@@ -1,0 +1,159 @@
+// Package sim executes a PTX kernel launch functionally, warp by warp: every
+// thread's registers and memory are real, so outputs can be compared with a
+// GPU byte for byte and every address the analysis reasons about is one the
+// program really used.
+//
+// The kernel and the device functions it calls are lowered once into a flat
+// program of ops with registers, immediates, branch targets and
+// reconvergence points resolved; each op runs for the 32 lanes of a warp at
+// once under an active mask managed by an immediate-post-dominator SIMT
+// stack. Lane-local arithmetic is delegated to package arith.
+package sim
+
+import (
+	"github.com/kernelscope/kernelscope/gpu/mem"
+	"github.com/kernelscope/kernelscope/gpu/ptx"
+)
+
+// DefaultBudget is the thread-instruction budget used when Config.Budget is 0.
+const DefaultBudget = 2e9
+
+// DefaultTraceSteps is the number of trace steps recorded when TraceConfig.MaxSteps is 0.
+const DefaultTraceSteps = 5000
+
+// Config describes one launch: its shape, limits, observers and what to trace.
+type Config struct {
+	Grid, Block   [3]int            // grid of blocks and block of threads (0 in a dimension counts as 1)
+	DynamicShared int               // bytes of extern .shared memory per block
+	NumSMs        int               // blocks are distributed round-robin over this many SMs; 0 = 1
+	Budget        int64             // most thread-instructions to simulate; 0 = DefaultBudget
+	Trace         TraceConfig       // which warps to record step by step
+	OnMemory      func(*mem.Access) // called for every warp-level memory access; the Access is reused after the call
+	Progress      func(Progress)    // called at most about 10 times a second
+
+	sched schedule // alternative warp schedules, for tests of order independence
+}
+
+// schedule perturbs the order in which a block's warps run (tests only).
+type schedule struct {
+	reverse bool // run warps from the highest index down
+	quantum int  // instructions per turn; 0 = the default
+}
+
+// TraceConfig selects the warps whose steps are recorded.
+type TraceConfig struct {
+	Block          int // linear block index
+	WarpLo, WarpHi int // inclusive range of warp indices within the block
+	MaxSteps       int // 0 = DefaultTraceSteps; -1 = tracing off (the zero TraceConfig traces block 0, warp 0)
+}
+
+// Progress reports how far a launch has come.
+type Progress struct {
+	BlocksDone, BlocksTotal int   // blocks finished and in the grid
+	ThreadInstructions      int64 // simulated so far
+}
+
+// Arg is one kernel argument: a device buffer (Buffer non-nil) or a scalar.
+// For a by-value aggregate parameter larger than 8 bytes, Buffer holds its
+// bytes (no allocation is made).
+type Arg struct {
+	Buffer []byte // initial contents of a pointer parameter's allocation (copied)
+	Scalar uint64 // raw little-endian bits of a scalar parameter
+}
+
+// Result is what a launch produced.
+type Result struct {
+	Buffers         [][]byte    // final contents, index-aligned with the args (nil for scalars)
+	Addresses       []uint64    // device address of each buffer (0 for scalars)
+	Stats           Stats       // launch totals
+	Insts           []InstStats // per op of the program: the kernel's instructions first (index = PC), then device functions
+	Trace           *Trace      // recorded steps of the traced warps; nil when tracing is off
+	Stdout          string      // device printf output in execution order (at most 1 MiB)
+	StdoutTruncated bool        // printf output beyond 1 MiB was dropped
+}
+
+// Stats are the totals of a launch.
+type Stats struct {
+	WarpInstructions         int64 // warp-level instructions issued
+	ThreadInstructions       int64 // sum of active lanes over issued instructions
+	ThreadInstructionsPredOn int64 // the same, counting only lanes whose guard predicate was true
+	Branches                 int64 // warp-level branch instructions (bra, brx.idx) executed
+	DivergentBranches        int64 // of those, the ones that split the warp
+	Barriers                 int64 // warp-level barrier instructions executed
+	MemoryInstructions       int64 // warp-level memory instructions executed
+	Blocks                   int   // blocks launched
+	WarpsPerBlock            int   // warps in each block
+	SharedBytesPerBlock      int   // static plus dynamic shared memory per block
+	LocalBytesPerThread      int   // .local bytes of the kernel frame per thread
+	ParamBytes               int   // size of the kernel parameter space
+}
+
+// InstStats are the counters of one instruction of the program.
+type InstStats struct {
+	Func              string  // function the instruction belongs to
+	Index             int     // index in the function's Insts (the mem.Access PC)
+	Line              int     // PTX line
+	Loc               ptx.Loc // CUDA location from .loc
+	Op                string  // opcode with modifiers ("ld.global.f32")
+	WarpExecs         int64   // times a warp issued it
+	ThreadExecs       int64   // active lanes summed over those issues
+	Branches          int64   // warp-level executions of a branch
+	DivergentBranches int64   // executions that split the warp
+}
+
+// Trace is the step-by-step record of the traced warps.
+type Trace struct {
+	Block     int    // linear block index traced
+	WarpLo    int    // first traced warp
+	WarpHi    int    // last traced warp
+	Steps     []Step // in execution order
+	Truncated bool   // MaxSteps was reached
+}
+
+// Step is one warp-instruction of a traced warp.
+type Step struct {
+	Warp    int           // warp index within the block
+	PC      int           // index into Result.Insts
+	Line    int           // PTX line
+	Loc     ptx.Loc       // CUDA location
+	Text    string        // opcode with modifiers
+	Active  uint32        // lanes active when issued
+	Exec    uint32        // active lanes whose guard predicate was true
+	Exited  uint32        // lanes that have exited after the step
+	Writes  []RegWrite    // destination registers after the step
+	Mem     []MemRecord   // memory accessed by the step
+	Stack   []StackEntry  // SIMT stack after the step, bottom first
+	Barrier *BarrierEvent // set for barrier instructions
+	Event   string        // "diverge", "reconverge", "call", "return", "exit" or ""
+	Live    []string      // registers live after the step (read later before being written)
+}
+
+// RegWrite is one register written by a step, with every lane's value (raw bits).
+type RegWrite struct {
+	Reg    string     // register name ("%r5")
+	Values [32]uint64 // every lane's value after the step (inactive lanes unchanged)
+}
+
+// MemRecord is one memory access of a step, with every lane's address.
+type MemRecord struct {
+	Space string     // global, shared, local, const, param
+	Kind  string     // load, store, atomic, reduction
+	Bytes int        // bytes per lane
+	Mask  uint32     // lanes that accessed
+	Addr  [32]uint64 // per-lane address (global virtual address, or offset in the shared/local window)
+}
+
+// StackEntry is one SIMT stack entry: lanes in Mask continue at PC and pop at RPC (-1: no reconvergence point).
+type StackEntry struct {
+	PC, RPC int    // next pc and reconvergence pc (indices into Result.Insts; -2 = waits for exit)
+	Mask    uint32 // lanes of the entry
+}
+
+// BarrierEvent describes a barrier instruction as executed.
+type BarrierEvent struct {
+	ID       int   // barrier number
+	Arrived  int   // threads arrived after this step
+	Expected int   // threads the barrier waits for
+	Waiting  bool  // the warp now waits
+	Released []int // warps released by this arrival
+}

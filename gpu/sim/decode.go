@@ -1,0 +1,1808 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/kernelscope/kernelscope/gpu/arith"
+	"github.com/kernelscope/kernelscope/gpu/mem"
+	"github.com/kernelscope/kernelscope/gpu/ptx"
+)
+
+// symKind is what a symbol names.
+type symKind uint8
+
+const (
+	symShared symKind = iota + 1
+	symGlobal
+	symConst
+	symKParam
+	symLocal  // frame-relative local offset
+	symFParam // frame-relative param offset
+	symFunc
+	symStaticLocal // module-scope .local: absolute local offset
+)
+
+// sym is a resolved symbol.
+type sym struct {
+	kind symKind
+	addr uint64 // address within its space (or function index)
+	size int
+}
+
+// decoder lowers a module's kernel and device functions into a program.
+type decoder struct {
+	m         *ptx.Module
+	prog      *program
+	heap      *heap
+	fnByName  map[string]*function
+	globals   map[string]sym // module scope and demoted variables
+	staticLoc int            // bytes of module-scope .local per thread
+	dynAlign  int
+	externs   []string
+}
+
+// align rounds n up to a multiple of a (a <= 1: n).
+func align(n, a int) int {
+	if a <= 1 {
+		return n
+	}
+	return (n + a - 1) / a * a
+}
+
+// varAlign is a variable's alignment: .align or its element size.
+func varAlign(v *ptx.Var) int {
+	if v.Align > 0 {
+		return v.Align
+	}
+	n := v.Type.Size()
+	if v.Vec > 0 {
+		n *= v.Vec
+	}
+	if n < 1 {
+		n = 1
+	}
+	return n
+}
+
+// paramAlign is a parameter's alignment per the PTX ABI: .align or its size.
+func paramAlign(p *ptx.Param) int {
+	if p.Align > 0 {
+		return p.Align
+	}
+	if n := p.Type.Size(); n > 0 {
+		return n
+	}
+	return 1
+}
+
+// newProgram lowers kernel (and every device function with a body) and lays out memory.
+func newProgram(m *ptx.Module, kernel string, args []Arg, cfg *Config, h *heap) (*program, []*alloc, error) {
+	d := &decoder{m: m, prog: &program{}, heap: h, fnByName: map[string]*function{}, globals: map[string]sym{}, dynAlign: 16}
+	var kf *ptx.Func
+	var names []string
+	for _, f := range m.Funcs {
+		if f.Entry && f.HasBody {
+			names = append(names, f.Name)
+			if f.Name == kernel {
+				kf = f
+			}
+		}
+	}
+	if kf == nil {
+		return nil, nil, launchError(InvalidLaunch, "no kernel %q in the module (kernels: %s)", kernel, strings.Join(names, ", "))
+	}
+	d.addFunc(kf)
+	for _, f := range m.Funcs {
+		if !f.Entry && f.HasBody {
+			if _, dup := d.fnByName[f.Name]; !dup {
+				d.addFunc(f)
+			}
+		}
+	}
+	d.prog.kernel = d.prog.fns[0]
+	// Module-scope variables.
+	for _, v := range m.Globals {
+		if err := d.addVar(v, nil); err != nil {
+			return nil, nil, err
+		}
+	}
+	// Body variables that live outside the frame (shared, global, const).
+	for _, fn := range d.prog.fns {
+		for _, v := range fn.f.Vars {
+			switch v.Space {
+			case ptx.SpaceShared, ptx.SpaceSharedCluster, ptx.SpaceGlobal, ptx.SpaceConst:
+				if err := d.addVar(v, fn); err != nil {
+					return nil, nil, err
+				}
+			}
+		}
+	}
+	p := d.prog
+	p.dynOff = align(p.sharedSize, d.dynAlign)
+	for _, name := range d.externs {
+		d.globals[name] = sym{kind: symShared, addr: uint64(p.dynOff)}
+	}
+	if cfg.DynamicShared > 0 || len(d.externs) > 0 {
+		p.sharedSize = p.dynOff + cfg.DynamicShared
+	}
+	// Kernel parameters.
+	if len(args) != len(kf.Params) {
+		return nil, nil, launchError(InvalidLaunch, "kernel %s takes %d parameters, %d arguments given", kernel, len(kf.Params), len(args))
+	}
+	off := 0
+	kparams := map[string]sym{}
+	for _, prm := range kf.Params {
+		off = align(off, paramAlign(prm))
+		p.paramSlots = append(p.paramSlots, slot{off: off, size: prm.Size(), reg: -1})
+		kparams[prm.Name] = sym{kind: symKParam, addr: uint64(off), size: prm.Size()}
+		off += prm.Size()
+	}
+	p.params = make([]byte, off)
+	bufs := make([]*alloc, len(args))
+	for i, a := range args {
+		s := p.paramSlots[i]
+		v := a.Scalar
+		if s.size != 1 && s.size != 2 && s.size != 4 && s.size != 8 {
+			// An aggregate passed by value (.b8 array): its bytes come from
+			// Buffer, or from the little-endian bytes of Scalar.
+			dst := p.params[s.off : s.off+s.size]
+			if a.Buffer != nil {
+				copy(dst, a.Buffer)
+			} else {
+				for j := range dst {
+					if j < 8 {
+						dst[j] = byte(v >> (8 * j))
+					}
+				}
+			}
+			continue
+		}
+		if a.Buffer != nil {
+			if s.size != 8 && s.size != 4 {
+				return nil, nil, launchError(InvalidLaunch, "argument %d is a buffer but parameter %s is %d bytes, not a pointer", i, kf.Params[i].Name, s.size)
+			}
+			bufs[i] = h.add(len(a.Buffer), a.Buffer, fmt.Sprintf("buffer argument %d (%s)", i, kf.Params[i].Name))
+			v = bufs[i].base
+		}
+		storeLE(p.params[s.off:], s.size, v)
+	}
+	// Frames and code.
+	for _, fn := range p.fns {
+		if err := d.layoutFrame(fn); err != nil {
+			return nil, nil, err
+		}
+	}
+	for _, fn := range p.fns {
+		fsyms := d.frameSyms(fn, kparams)
+		if err := d.lower(fn, fsyms); err != nil {
+			return nil, nil, err
+		}
+	}
+	return p, bufs, nil
+}
+
+// addFunc registers a function and its registers.
+func (d *decoder) addFunc(f *ptx.Func) {
+	fn := &function{f: f, index: len(d.prog.fns)}
+	d.prog.fns = append(d.prog.fns, fn)
+	d.fnByName[f.Name] = fn
+}
+
+// addVar places a module-scope or demoted variable.
+func (d *decoder) addVar(v *ptx.Var, fn *function) error {
+	p := d.prog
+	size := v.Size()
+	init, err := initBytes(v, size, d)
+	if err != nil {
+		return fmt.Errorf("variable %s: %w", v.Name, err)
+	}
+	switch v.Space {
+	case ptx.SpaceShared, ptx.SpaceSharedCluster:
+		if size == 0 && len(v.Dims) > 0 {
+			d.externs = append(d.externs, v.Name)
+			if a := varAlign(v); a > d.dynAlign {
+				d.dynAlign = a
+			}
+			return nil
+		}
+		p.sharedSize = align(p.sharedSize, varAlign(v))
+		d.globals[v.Name] = sym{kind: symShared, addr: uint64(p.sharedSize), size: size}
+		p.sharedSize += size
+	case ptx.SpaceGlobal:
+		a := d.heap.add(size, init, "global variable "+v.Name)
+		p.globals = append(p.globals, a)
+		d.globals[v.Name] = sym{kind: symGlobal, addr: a.base, size: size}
+	case ptx.SpaceConst:
+		o := align(len(p.constMem), varAlign(v))
+		buf := make([]byte, o+size)
+		copy(buf, p.constMem)
+		copy(buf[o:], init)
+		p.constMem = buf
+		d.globals[v.Name] = sym{kind: symConst, addr: uint64(o), size: size}
+	case ptx.SpaceLocal:
+		d.staticLoc = align(d.staticLoc, varAlign(v))
+		d.globals[v.Name] = sym{kind: symStaticLocal, addr: uint64(d.staticLoc), size: size}
+		d.staticLoc += size
+	}
+	return nil
+}
+
+// initBytes renders a variable's initialiser.
+func initBytes(v *ptx.Var, size int, d *decoder) ([]byte, error) {
+	if v.Init == nil || size == 0 {
+		return nil, nil
+	}
+	es := v.Type.Size()
+	if es == 0 {
+		return nil, fmt.Errorf("initialiser of unsized type")
+	}
+	out := make([]byte, size)
+	var vals []ptx.Operand
+	var flat func(in *ptx.Init)
+	flat = func(in *ptx.Init) {
+		if in.List {
+			for _, e := range in.Elems {
+				flat(e)
+			}
+			return
+		}
+		vals = append(vals, in.Value)
+	}
+	flat(v.Init)
+	for i, o := range vals {
+		if (i+1)*es > size {
+			break
+		}
+		var bits uint64
+		switch o.Kind {
+		case ptx.OpImm, ptx.OpFloat:
+			bits = immBits(o, v.Type)
+		case ptx.OpSym:
+			s, ok := d.globals[o.Name]
+			if !ok {
+				return nil, fmt.Errorf("initialiser names unknown symbol %s", o.Name)
+			}
+			bits = symValue(s, o.Generic)
+		default:
+			return nil, fmt.Errorf("unsupported initialiser element")
+		}
+		storeLE(out[i*es:], es, bits)
+	}
+	return out, nil
+}
+
+// symValue is the address a symbol stands for (generic: in the generic address space).
+func symValue(s sym, generic bool) uint64 {
+	if !generic {
+		return s.addr
+	}
+	switch s.kind {
+	case symShared:
+		return sharedWin + s.addr
+	case symConst:
+		return constWin + s.addr
+	case symKParam:
+		return paramWin + s.addr
+	case symLocal, symStaticLocal:
+		return localWin + s.addr
+	}
+	return s.addr
+}
+
+// immBits converts an immediate operand to the raw bits of type t.
+func immBits(o ptx.Operand, t ptx.Type) uint64 {
+	if o.Kind == ptx.OpFloat {
+		switch {
+		case t == ptx.F32 && o.FloatBits == 64:
+			return uint64(math.Float32bits(float32(math.Float64frombits(o.Bits))))
+		case t == ptx.F64 && o.FloatBits == 32:
+			return math.Float64bits(float64(math.Float32frombits(uint32(o.Bits))))
+		}
+		return o.Bits
+	}
+	switch t {
+	case ptx.F32:
+		return uint64(math.Float32bits(float32(o.Imm)))
+	case ptx.F64:
+		return math.Float64bits(float64(o.Imm))
+	}
+	return uint64(o.Imm)
+}
+
+// layoutFrame assigns registers, the param frame and the local frame of a function.
+func (d *decoder) layoutFrame(fn *function) error {
+	f := fn.f
+	fn.regNames = make([]string, nHidden)
+	fn.regMask = make([]uint64, nHidden)
+	for i := range fn.regMask {
+		fn.regNames[i] = hiddenNames[i]
+		fn.regMask[i] = widthMask(32)
+		if hiddenWide(int32(i)) {
+			fn.regMask[i] = widthMask(64)
+		}
+	}
+	addReg := func(name string, t ptx.Type) {
+		fn.regNames = append(fn.regNames, name)
+		w := t.Size() * 8
+		if t == ptx.Pred {
+			w = 1
+		}
+		fn.regMask = append(fn.regMask, widthMask(w))
+	}
+	off := 0
+	place := func(p *ptx.Param) slot {
+		if p.Reg {
+			addReg(p.Name, p.Type)
+			return slot{reg: int32(len(fn.regNames) - 1), size: p.Size()}
+		}
+		off = align(off, paramAlign(p))
+		s := slot{off: off, size: p.Size(), reg: -1}
+		off += p.Size()
+		return s
+	}
+	if !f.Entry {
+		for _, p := range f.Params {
+			fn.params = append(fn.params, place(p))
+		}
+		for _, p := range f.Rets {
+			fn.rets = append(fn.rets, place(p))
+		}
+	}
+	for _, v := range f.Vars {
+		if v.Space == ptx.SpaceParam {
+			off = align(off, varAlign(v))
+			off += v.Size()
+		}
+	}
+	fn.paramSize = align(off, 8)
+	loc := 0
+	if f.Entry {
+		loc = d.staticLoc
+	}
+	for _, v := range f.Vars {
+		if v.Space == ptx.SpaceLocal {
+			loc = align(loc, varAlign(v))
+			loc += v.Size()
+		}
+	}
+	fn.localSize = align(loc, 16)
+	for _, r := range f.Regs {
+		comps := []string{""}
+		if r.Vec > 0 {
+			comps = []string{".x", ".y", ".z", ".w"}[:r.Vec]
+		}
+		if r.Count == 0 {
+			for _, c := range comps {
+				addReg(r.Name+c, r.Type)
+			}
+			continue
+		}
+		if r.Count > 1<<20 {
+			return launchError(InvalidLaunch, "function %s declares %d registers %s", f.Name, r.Count, r.Name)
+		}
+		for i := 0; i < r.Count; i++ {
+			for _, c := range comps {
+				addReg(fmt.Sprintf("%s%d%s", r.Name, i, c), r.Type)
+			}
+		}
+	}
+	fn.nregs = len(fn.regNames)
+	return nil
+}
+
+// frameSyms is the symbol table seen from inside fn.
+func (d *decoder) frameSyms(fn *function, kparams map[string]sym) map[string]sym {
+	s := make(map[string]sym, len(d.globals)+8)
+	for k, v := range d.globals {
+		s[k] = v
+	}
+	for k, v := range d.fnByName {
+		s[k] = sym{kind: symFunc, addr: funcBase + uint64(v.index)*funcStride}
+	}
+	f := fn.f
+	if f.Entry {
+		for k, v := range kparams {
+			s[k] = v
+		}
+	} else {
+		for i, p := range f.Params {
+			if fn.params[i].reg < 0 {
+				s[p.Name] = sym{kind: symFParam, addr: uint64(fn.params[i].off), size: p.Size()}
+			}
+		}
+		for i, p := range f.Rets {
+			if fn.rets[i].reg < 0 {
+				s[p.Name] = sym{kind: symFParam, addr: uint64(fn.rets[i].off), size: p.Size()}
+			}
+		}
+	}
+	// Body .param and .local variables, placed in the same order as layoutFrame.
+	off := 0
+	if !f.Entry {
+		for _, sl := range append(append([]slot{}, fn.params...), fn.rets...) {
+			if sl.reg < 0 && sl.off+sl.size > off {
+				off = sl.off + sl.size
+			}
+		}
+	}
+	loc := 0
+	if f.Entry {
+		loc = d.staticLoc
+	}
+	for _, v := range f.Vars {
+		switch v.Space {
+		case ptx.SpaceParam:
+			off = align(off, varAlign(v))
+			s[v.Name] = sym{kind: symFParam, addr: uint64(off), size: v.Size()}
+			off += v.Size()
+		case ptx.SpaceLocal:
+			loc = align(loc, varAlign(v))
+			s[v.Name] = sym{kind: symLocal, addr: uint64(loc), size: v.Size()}
+			loc += v.Size()
+		}
+	}
+	return s
+}
+
+// fnDecoder lowers the body of one function.
+type fnDecoder struct {
+	d      *decoder
+	fn     *function
+	syms   map[string]sym
+	regs   map[string]int32
+	labels map[string]int
+	cfg    *ptx.CFG
+}
+
+// lower appends fn's ops (plus an implicit ret at the end) to the program.
+func (d *decoder) lower(fn *function, syms map[string]sym) error {
+	f := fn.f
+	fd := &fnDecoder{d: d, fn: fn, syms: syms, regs: make(map[string]int32, fn.nregs), labels: map[string]int{}}
+	for i, n := range fn.regNames {
+		fd.regs[n] = int32(i)
+	}
+	for _, l := range f.Labels {
+		fd.labels[l.Name] = l.Index
+	}
+	g, err := ptx.BuildCFG(f)
+	if err != nil {
+		return launchError(InvalidLaunch, "control-flow graph of %s: %v", f.Name, err)
+	}
+	fd.cfg = g
+	p := d.prog
+	fn.base = int32(len(p.ops))
+	for i, in := range f.Insts {
+		o := fd.inst(in, i)
+		if o.clock {
+			p.hasClock = true
+		}
+		p.ops = append(p.ops, o)
+		p.info = append(p.info, opInfo{fn: fn.index, idx: i, line: int(in.Pos.Line), loc: in.Loc, text: instText(in)})
+	}
+	ret := op{kind: kRet, guard: -1}
+	if f.Entry {
+		ret.kind = kExit
+	}
+	p.ops = append(p.ops, ret)
+	p.info = append(p.info, opInfo{fn: fn.index, idx: len(f.Insts), line: int(f.EndPos.Line), text: "ret (end of body)"})
+	return nil
+}
+
+// instText is the opcode with its modifiers.
+func instText(in *ptx.Inst) string {
+	if len(in.Mods) == 0 {
+		return in.Op
+	}
+	return in.Op + "." + strings.Join(in.Mods, ".")
+}
+
+// unsupported makes an op that fails with msg when executed.
+func unsupported(in *ptx.Inst, format string, args ...any) op {
+	return op{kind: kUnsupported, guard: -1, msg: fmt.Sprintf("%s: %s", instText(in), fmt.Sprintf(format, args...))}
+}
+
+// reg resolves a register or special register operand.
+func (fd *fnDecoder) reg(o ptx.Operand) (int32, bool) {
+	switch o.Kind {
+	case ptx.OpReg:
+		name := o.Name
+		if o.Comp != "" {
+			name += "." + o.Comp
+		}
+		r, ok := fd.regs[name]
+		return r, ok
+	case ptx.OpSpecial:
+		return hiddenReg(o.Name, o.Comp)
+	}
+	return 0, false
+}
+
+// value resolves a source operand of type t: register, immediate or symbol address.
+func (fd *fnDecoder) value(o ptx.Operand, t ptx.Type) (val, error) {
+	switch o.Kind {
+	case ptx.OpReg, ptx.OpSpecial:
+		r, ok := fd.reg(o)
+		if !ok {
+			return val{}, fmt.Errorf("unknown register %s", o.Name)
+		}
+		return val{reg: r, not: o.Not}, nil
+	case ptx.OpImm, ptx.OpFloat:
+		v := immBits(o, t)
+		if o.Not {
+			v ^= 1
+		}
+		return val{reg: -1, imm: v}, nil
+	case ptx.OpSym:
+		s, ok := fd.syms[o.Name]
+		if !ok {
+			return val{}, fmt.Errorf("unknown symbol %s", o.Name)
+		}
+		if s.kind == symLocal || s.kind == symFParam {
+			return val{}, fmt.Errorf("address of frame variable %s used as a value", o.Name)
+		}
+		return val{reg: -1, imm: symValue(s, false)}, nil
+	}
+	return val{}, fmt.Errorf("unexpected operand")
+}
+
+// dstReg resolves a destination (register or sink: -1).
+func (fd *fnDecoder) dstReg(o ptx.Operand) (int32, uint64, error) {
+	if o.Kind == ptx.OpSink {
+		return -1, 0, nil
+	}
+	r, ok := fd.reg(o)
+	if !ok || o.Kind != ptx.OpReg {
+		return 0, 0, fmt.Errorf("destination %s is not a register", o.Name)
+	}
+	return r, fd.fn.regMask[r], nil
+}
+
+// address resolves an [addr] operand; sp is the instruction's space (generic refined by the symbol).
+func (fd *fnDecoder) address(o ptx.Operand, sp space) (addrSpec, space, error) {
+	if o.Kind != ptx.OpAddr {
+		return addrSpec{}, sp, fmt.Errorf("expected an address operand")
+	}
+	a := addrSpec{reg: -1, imm: uint64(o.Imm)}
+	switch {
+	case o.BaseReg:
+		r, ok := fd.reg(ptx.Operand{Kind: ptx.OpReg, Name: o.Name})
+		if !ok {
+			return a, sp, fmt.Errorf("unknown register %s", o.Name)
+		}
+		a.reg = r
+		if sp == spParamKernel && !fd.fn.f.Entry {
+			sp = spParamFrame
+			a.frame = 2
+		}
+	case o.Name != "":
+		s, ok := fd.syms[o.Name]
+		if !ok {
+			return a, sp, fmt.Errorf("unknown symbol %s", o.Name)
+		}
+		switch s.kind {
+		case symFParam:
+			a.imm += s.addr
+			if sp == spGeneric {
+				return a, sp, fmt.Errorf("generic access to frame parameter %s", o.Name)
+			}
+			sp, a.frame = spParamFrame, 2
+		case symLocal:
+			a.imm += s.addr
+			if sp == spGeneric {
+				a.imm += localWin
+			}
+			a.frame = 1
+		case symFunc:
+			return a, sp, fmt.Errorf("%s is a function, not a variable", o.Name)
+		default:
+			a.imm += symValue(s, sp == spGeneric)
+		}
+	}
+	return a, sp, nil
+}
+
+// parseMemMods reads the space, cache operator, vector width and type of ld/st/atom/red.
+func parseMemMods(mods []string) (sp space, cache mem.CacheOp, vec int, t ptx.Type, words []string) {
+	vec = 1
+	for _, m := range mods {
+		if tt, ok := ptx.TypeByName(m); ok {
+			t = tt
+			continue
+		}
+		switch m {
+		case "global":
+			sp = spGlobal
+		case "shared", "shared::cta", "shared::cluster":
+			sp = spShared
+		case "local":
+			sp = spLocal
+		case "const":
+			sp = spConst
+		case "param", "param::entry", "param::func":
+			sp = spParamKernel
+		case "ca":
+			cache = mem.CA
+		case "cg":
+			cache = mem.CG
+		case "cs":
+			cache = mem.CS
+		case "lu":
+			cache = mem.LU
+		case "cv":
+			cache = mem.CV
+		case "wb":
+			cache = mem.WB
+		case "wt":
+			cache = mem.WT
+		case "nc":
+			cache = mem.NC
+		case "v2":
+			vec = 2
+		case "v4":
+			vec = 4
+		case "v8":
+			vec = 8
+		default:
+			words = append(words, m)
+		}
+	}
+	return
+}
+
+// inst lowers one instruction.
+func (fd *fnDecoder) inst(in *ptx.Inst, idx int) op {
+	o, err := fd.inst1(in, idx)
+	if err != nil {
+		return unsupported(in, "%v", err)
+	}
+	if in.Guard != "" {
+		r, ok := fd.regs[in.Guard]
+		if !ok {
+			return unsupported(in, "unknown guard predicate %s", in.Guard)
+		}
+		o.guard, o.gneg = r, in.GuardNeg
+	} else {
+		o.guard = -1
+	}
+	return o
+}
+
+// inst1 lowers one instruction without its guard.
+func (fd *fnDecoder) inst1(in *ptx.Inst, idx int) (op, error) {
+	switch in.Op {
+	case "ld", "ldu":
+		return fd.ld(in)
+	case "st":
+		return fd.st(in)
+	case "atom", "red":
+		return fd.atom(in)
+	case "cvta":
+		return fd.cvta(in)
+	case "isspacep":
+		return fd.isspacep(in)
+	case "bra":
+		return fd.bra(in, idx)
+	case "brx":
+		return fd.brx(in, idx)
+	case "call":
+		return fd.callOp(in)
+	case "ret":
+		if fd.fn.f.Entry {
+			return op{kind: kExit}, nil
+		}
+		return op{kind: kRet}, nil
+	case "exit":
+		return op{kind: kExit}, nil
+	case "trap":
+		return op{kind: kTrap}, nil
+	case "bar", "barrier":
+		return fd.bar(in)
+	case "membar", "fence", "prefetch", "prefetchu", "nanosleep", "pmevent", "griddepcontrol",
+		"discard", "applypriority", "setmaxnreg", "brkpt":
+		return op{kind: kNop}, nil
+	case "createpolicy":
+		if len(in.Args) == 0 {
+			return op{}, errors.New("missing destination")
+		}
+		r, m, err := fd.dstReg(in.Args[0])
+		if err != nil {
+			return op{}, err
+		}
+		return op{kind: kCreatePolicy, nd: 1, dst: [4]int32{r}, dmask: [4]uint64{m}}, nil
+	case "shfl":
+		return fd.shfl(in)
+	case "vote":
+		return fd.vote(in)
+	case "match":
+		return fd.match(in)
+	case "redux":
+		return fd.redux(in)
+	case "activemask":
+		if len(in.Args) != 1 {
+			return op{}, errors.New("activemask takes one destination")
+		}
+		r, m, err := fd.dstReg(in.Args[0])
+		if err != nil {
+			return op{}, err
+		}
+		return op{kind: kActivemask, nd: 1, dst: [4]int32{r}, dmask: [4]uint64{m}}, nil
+	case "elect":
+		return fd.elect(in)
+	case "cp":
+		return fd.cpAsync(in)
+	case "mov":
+		if len(in.Args) == 2 && (in.Args[0].Kind == ptx.OpVec || in.Args[1].Kind == ptx.OpVec) {
+			return fd.packOp(in)
+		}
+		if len(in.Args) == 2 && in.Args[1].Kind == ptx.OpSym {
+			return fd.movSym(in)
+		}
+	}
+	return fd.arithOp(in)
+}
+
+// arithOp lowers a lane-local instruction through package arith.
+func (fd *fnDecoder) arithOp(in *ptx.Inst) (op, error) {
+	// Symbols become immediates (their addresses); special registers are hidden registers.
+	cp := *in
+	cp.Args = append([]ptx.Operand(nil), in.Args...)
+	clock := false
+	for i, a := range cp.Args {
+		switch a.Kind {
+		case ptx.OpSym:
+			s, ok := fd.syms[a.Name]
+			if !ok {
+				return op{}, fmt.Errorf("unknown symbol %s", a.Name)
+			}
+			if s.kind == symLocal || s.kind == symFParam {
+				return op{}, fmt.Errorf("frame variable %s used as an operand", a.Name)
+			}
+			cp.Args[i] = ptx.Operand{Kind: ptx.OpImm, Imm: int64(symValue(s, false))}
+		case ptx.OpSpecial:
+			h, ok := hiddenReg(a.Name, a.Comp)
+			if !ok {
+				return op{}, fmt.Errorf("unknown special register %s", a.Name)
+			}
+			if isClockReg(h) {
+				clock = true
+			}
+			cp.Args[i] = ptx.Operand{Kind: ptx.OpReg, Name: hiddenNames[h], Not: a.Not}
+		}
+	}
+	ar, err := arith.Decode(&cp)
+	if err != nil {
+		if errors.Is(err, arith.ErrNotArith) {
+			return op{}, fmt.Errorf("instruction is not implemented by the simulator")
+		}
+		return op{}, err
+	}
+	o := op{kind: kArith, ar: ar, clock: clock}
+	o.ns = uint8(ar.NumSrc())
+	for i := 0; i < ar.NumSrc(); i++ {
+		if bits, ok := ar.Const(i); ok {
+			o.src[i] = val{reg: -1, imm: bits}
+			continue
+		}
+		ai := ar.SrcArg(i)
+		if ai < 0 || ai >= len(cp.Args) {
+			return op{}, fmt.Errorf("source %d out of range", i)
+		}
+		v, err := fd.value(cp.Args[ai], ptx.TypeNone)
+		if err != nil {
+			return op{}, err
+		}
+		o.src[i] = v
+	}
+	if len(cp.Args) == 0 {
+		return op{}, errors.New("missing destination")
+	}
+	o.nd = uint8(ar.NumDst())
+	if ar.NumDst() == 2 {
+		if cp.Args[0].Kind != ptx.OpPair || len(cp.Args[0].Elems) != 2 {
+			return op{}, errors.New("expected a p|q destination")
+		}
+		for k := 0; k < 2; k++ {
+			r, m, err := fd.dstReg(cp.Args[0].Elems[k])
+			if err != nil {
+				return op{}, err
+			}
+			o.dst[k], o.dmask[k] = r, m
+		}
+	} else {
+		r, m, err := fd.dstReg(cp.Args[0])
+		if err != nil {
+			return op{}, err
+		}
+		o.dst[0], o.dmask[0] = r, m
+	}
+	o.regSrcs = o.ns >= 1 && o.ns <= 3
+	for i := 0; i < int(o.ns); i++ {
+		if o.src[i].reg < 0 || o.src[i].not {
+			o.regSrcs = false
+		}
+	}
+	fd.fastPath(in, &o)
+	return o, nil
+}
+
+// fastPath replaces a few hot integer instructions, whose semantics are
+// trivially the same, by dedicated ops.
+func (fd *fnDecoder) fastPath(in *ptx.Inst, o *op) {
+	mods := strings.Join(in.Mods, ".")
+	if o.nd != 1 || o.dst[0] < 0 || o.ar.ReadsCC() || o.ar.WritesCC() {
+		return
+	}
+	for i := 0; i < int(o.ns); i++ {
+		if o.src[i].not {
+			return
+		}
+	}
+	switch {
+	case in.Op == "mov" && o.ns == 1:
+		if o.src[0].reg < 0 {
+			o.kind = kMovImm
+		} else {
+			o.kind = kMovReg
+		}
+	case in.Op == "add" && (mods == "s32" || mods == "u32"):
+		o.kind = kAddS32
+	case in.Op == "add" && (mods == "s64" || mods == "u64"):
+		o.kind = kAddS64
+	case in.Op == "mad" && (mods == "lo.s32" || mods == "lo.u32"):
+		o.kind = kMadLo32
+	case in.Op == "mul" && mods == "wide.u32":
+		o.kind = kMulWideU32
+	case in.Op == "mul" && mods == "wide.s32":
+		o.kind = kMulWideS32
+	case in.Op == "shl" && mods == "b32":
+		o.kind = kShl32
+	case in.Op == "setp" && len(in.Mods) == 2 && (in.Mods[1] == "s32" || in.Mods[1] == "u32"):
+		c := setpCode(in.Mods[0], in.Mods[1] == "s32")
+		if c != 0 {
+			o.kind, o.sub = kSetp32, c
+		}
+	}
+}
+
+// setp fast-path comparison codes (0 = none).
+const (
+	cmpEq uint8 = iota + 1
+	cmpNe
+	cmpLtS
+	cmpLeS
+	cmpGtS
+	cmpGeS
+	cmpLtU
+	cmpLeU
+	cmpGtU
+	cmpGeU
+)
+
+func setpCode(c string, signed bool) uint8 {
+	switch c {
+	case "eq":
+		return cmpEq
+	case "ne":
+		return cmpNe
+	}
+	var base uint8
+	switch c {
+	case "lt", "lo":
+		base = 0
+	case "le", "ls":
+		base = 1
+	case "gt", "hi":
+		base = 2
+	case "ge", "hs":
+		base = 3
+	default:
+		return 0
+	}
+	if signed && (c == "lo" || c == "ls" || c == "hi" || c == "hs") {
+		signed = false
+	}
+	if signed {
+		return cmpLtS + base
+	}
+	return cmpLtU + base
+}
+
+// movSym lowers mov d, symbol (the symbol's address in its space).
+func (fd *fnDecoder) movSym(in *ptx.Inst) (op, error) {
+	r, m, err := fd.dstReg(in.Args[0])
+	if err != nil {
+		return op{}, err
+	}
+	s, ok := fd.syms[in.Args[1].Name]
+	if !ok {
+		return op{}, fmt.Errorf("unknown symbol %s", in.Args[1].Name)
+	}
+	o := op{nd: 1, dst: [4]int32{r}, dmask: [4]uint64{m}, src: [4]val{{reg: -1, imm: s.addr}}}
+	switch s.kind {
+	case symLocal:
+		o.kind = kMovLocalSym
+	case symFParam:
+		o.kind = kMovParamSym
+	default:
+		o.kind = kMovImm
+	}
+	return o, nil
+}
+
+// packOp lowers mov with a vector operand: pack {a,b,..} into d or unpack s into {a,b,..}.
+func (fd *fnDecoder) packOp(in *ptx.Inst) (op, error) {
+	var t ptx.Type
+	for _, m := range in.Mods {
+		if tt, ok := ptx.TypeByName(m); ok {
+			t = tt
+		}
+	}
+	total := t.Size()
+	if total == 0 {
+		return op{}, errors.New("pack/unpack needs a sized type")
+	}
+	if in.Args[0].Kind == ptx.OpVec {
+		els := in.Args[0].Elems
+		if len(els) == 0 || len(els) > 4 || total%len(els) != 0 {
+			return op{}, errors.New("bad unpack vector")
+		}
+		o := op{kind: kUnpack, nd: uint8(len(els)), size: uint8(total / len(els))}
+		for i, e := range els {
+			r, m, err := fd.dstReg(e)
+			if err != nil {
+				return op{}, err
+			}
+			o.dst[i], o.dmask[i] = r, m
+		}
+		v, err := fd.value(in.Args[1], t)
+		if err != nil {
+			return op{}, err
+		}
+		o.ns, o.src[0] = 1, v
+		return o, nil
+	}
+	els := in.Args[1].Elems
+	if len(els) == 0 || len(els) > 4 || total%len(els) != 0 {
+		return op{}, errors.New("bad pack vector")
+	}
+	r, m, err := fd.dstReg(in.Args[0])
+	if err != nil {
+		return op{}, err
+	}
+	o := op{kind: kPack, nd: 1, dst: [4]int32{r}, dmask: [4]uint64{m}, ns: uint8(len(els)), size: uint8(total / len(els))}
+	for i, e := range els {
+		v, err := fd.value(e, ptx.TypeNone)
+		if err != nil {
+			return op{}, err
+		}
+		o.src[i] = v
+	}
+	return o, nil
+}
+
+// memType validates the element type of a memory access.
+func memType(t ptx.Type) (size int, signed bool, err error) {
+	size = t.Size()
+	if size == 0 || size > 8 {
+		return 0, false, fmt.Errorf("memory access of type .%s is not supported", t)
+	}
+	switch t {
+	case ptx.S8, ptx.S16, ptx.S32, ptx.S64:
+		signed = true
+	}
+	return size, signed, nil
+}
+
+// ld lowers ld and ldu.
+func (fd *fnDecoder) ld(in *ptx.Inst) (op, error) {
+	sp, cache, vec, t, _ := parseMemMods(in.Mods)
+	if in.Op == "ldu" {
+		cache = mem.NC
+	}
+	size, signed, err := memType(t)
+	if err != nil {
+		return op{}, err
+	}
+	if len(in.Args) < 2 {
+		return op{}, errors.New("ld needs a destination and an address")
+	}
+	if vec > 4 {
+		return op{}, errors.New(".v8 loads are not supported")
+	}
+	o := op{kind: kLd, cache: cache, size: uint8(size), vec: uint8(vec), signed: signed, typ: t}
+	dsts := []ptx.Operand{in.Args[0]}
+	if in.Args[0].Kind == ptx.OpVec {
+		dsts = in.Args[0].Elems
+	}
+	if len(dsts) != vec {
+		return op{}, fmt.Errorf("%d destinations for a .v%d load", len(dsts), vec)
+	}
+	o.nd = uint8(vec)
+	for i, e := range dsts {
+		r, m, err := fd.dstReg(e)
+		if err != nil {
+			return op{}, err
+		}
+		o.dst[i], o.dmask[i] = r, m
+	}
+	o.addr, o.space, err = fd.address(in.Args[1], sp)
+	if err != nil {
+		return op{}, err
+	}
+	if o.space == spParamKernel && o.addr.reg < 0 {
+		p := fd.d.prog
+		end := int(o.addr.imm) + size*vec
+		if int(o.addr.imm) >= 0 && end <= len(p.params) {
+			o.kind = kLdKParam
+			for i := 0; i < vec; i++ {
+				v := loadLE(p.params[int(o.addr.imm)+i*size:], size)
+				if signed {
+					v = signExtend(v, size)
+				}
+				o.kvals[i] = v
+			}
+		}
+	}
+	return o, nil
+}
+
+// st lowers st.
+func (fd *fnDecoder) st(in *ptx.Inst) (op, error) {
+	sp, cache, vec, t, _ := parseMemMods(in.Mods)
+	size, _, err := memType(t)
+	if err != nil {
+		return op{}, err
+	}
+	if len(in.Args) < 2 {
+		return op{}, errors.New("st needs an address and a value")
+	}
+	if vec > 4 {
+		return op{}, errors.New(".v8 stores are not supported")
+	}
+	o := op{kind: kSt, cache: cache, size: uint8(size), vec: uint8(vec), typ: t}
+	srcs := []ptx.Operand{in.Args[1]}
+	if in.Args[1].Kind == ptx.OpVec {
+		srcs = in.Args[1].Elems
+	}
+	if len(srcs) != vec {
+		return op{}, fmt.Errorf("%d values for a .v%d store", len(srcs), vec)
+	}
+	o.ns = uint8(vec)
+	for i, e := range srcs {
+		v, err := fd.value(e, t)
+		if err != nil {
+			return op{}, err
+		}
+		o.src[i] = v
+	}
+	o.addr, o.space, err = fd.address(in.Args[0], sp)
+	if err != nil {
+		return op{}, err
+	}
+	if o.space == spParamKernel && fd.fn.f.Entry && o.addr.reg < 0 {
+		return op{}, errors.New("store to a kernel parameter")
+	}
+	return o, nil
+}
+
+// atom lowers atom and red.
+func (fd *fnDecoder) atom(in *ptx.Inst) (op, error) {
+	sp, _, vec, t, words := parseMemMods(in.Mods)
+	if vec != 1 {
+		return op{}, errors.New("vector atomics are not supported")
+	}
+	o := op{kind: kAtom, typ: t}
+	found := false
+	for _, w := range words {
+		code, ok := map[string]uint8{"add": atomAdd, "min": atomMin, "max": atomMax, "inc": atomInc, "dec": atomDec,
+			"cas": atomCas, "exch": atomExch, "and": atomAnd, "or": atomOr, "xor": atomXor}[w]
+		if ok {
+			o.sub, found = code, true
+		}
+	}
+	if !found {
+		return op{}, errors.New("unknown atomic operation")
+	}
+	switch t {
+	case ptx.U32, ptx.B32, ptx.U64, ptx.B64:
+	case ptx.S32, ptx.S64:
+		o.signed = true
+	case ptx.F32, ptx.F64:
+		if o.sub != atomAdd && o.sub != atomExch && o.sub != atomMin && o.sub != atomMax {
+			return op{}, fmt.Errorf("atomic %s on .%s is not supported", in.Mods, t)
+		}
+		o.flt = o.sub != atomExch
+	case ptx.F16, ptx.F16x2, ptx.BF16, ptx.BF16x2:
+		// atom.add.noftz on half types: the addition is arith's add.rn of that type.
+		if o.sub != atomAdd {
+			return op{}, fmt.Errorf("atomic %s on .%s is not supported", in.Mods, t)
+		}
+		ar, err := arith.Decode(&ptx.Inst{Op: "add", Mods: []string{"rn", t.String()}, Args: []ptx.Operand{
+			{Kind: ptx.OpReg, Name: "d"}, {Kind: ptx.OpReg, Name: "a"}, {Kind: ptx.OpReg, Name: "b"}}})
+		if err != nil {
+			return op{}, fmt.Errorf("half-precision atomic add: %w", err)
+		}
+		o.ar = ar
+	default:
+		return op{}, fmt.Errorf("atomics on .%s are not supported", t)
+	}
+	o.size, o.vec = uint8(t.Size()), 1
+	args := in.Args
+	if in.Op == "atom" {
+		if len(args) < 3 {
+			return op{}, errors.New("atom needs a destination, an address and an operand")
+		}
+		r, m, err := fd.dstReg(args[0])
+		if err != nil {
+			return op{}, err
+		}
+		o.nd, o.dst[0], o.dmask[0] = 1, r, m
+		args = args[1:]
+	}
+	if len(args) < 2 {
+		return op{}, errors.New("missing operands")
+	}
+	var err error
+	o.addr, o.space, err = fd.address(args[0], sp)
+	if err != nil {
+		return op{}, err
+	}
+	if o.space != spGlobal && o.space != spShared && o.space != spGeneric {
+		return op{}, fmt.Errorf("atomics on .%s memory", spaceNames[o.space])
+	}
+	n := 1
+	if o.sub == atomCas {
+		n = 2
+	}
+	if len(args) < 1+n {
+		return op{}, errors.New("missing operands")
+	}
+	for i := 0; i < n; i++ {
+		v, err := fd.value(args[1+i], t)
+		if err != nil {
+			return op{}, err
+		}
+		o.src[i] = v
+	}
+	o.ns = uint8(n)
+	return o, nil
+}
+
+// cvta lowers cvta and cvta.to.
+func (fd *fnDecoder) cvta(in *ptx.Inst) (op, error) {
+	o := op{kind: kCvta}
+	to := false
+	var sp space
+	for _, m := range in.Mods {
+		switch m {
+		case "to":
+			to = true
+		case "global":
+			sp = spGlobal
+		case "shared", "shared::cta", "shared::cluster":
+			sp = spShared
+		case "local":
+			sp = spLocal
+		case "const":
+			sp = spConst
+		case "param", "param::entry":
+			sp = spParamKernel
+		}
+	}
+	if sp == spGeneric {
+		return op{}, errors.New("cvta needs a state space")
+	}
+	if len(in.Args) != 2 {
+		return op{}, errors.New("cvta takes two operands")
+	}
+	r, m, err := fd.dstReg(in.Args[0])
+	if err != nil {
+		return op{}, err
+	}
+	o.nd, o.dst[0], o.dmask[0] = 1, r, m
+	if in.Args[1].Kind == ptx.OpSym {
+		s, ok := fd.syms[in.Args[1].Name]
+		if !ok {
+			return op{}, fmt.Errorf("unknown symbol %s", in.Args[1].Name)
+		}
+		if s.kind == symLocal {
+			// cvta.local d, localvar: the frame-relative address converted at run time.
+			o.addr = addrSpec{reg: -1, imm: s.addr, frame: 1}
+		} else {
+			o.addr = addrSpec{reg: -1, imm: s.addr}
+		}
+	} else {
+		v, err := fd.value(in.Args[1], ptx.U64)
+		if err != nil {
+			return op{}, err
+		}
+		o.addr = addrSpec{reg: v.reg, imm: v.imm}
+		if v.reg >= 0 {
+			o.addr.imm = 0
+		}
+	}
+	o.space = sp
+	if to {
+		o.sub = 1
+	}
+	return o, nil
+}
+
+// isspacep lowers isspacep.space p, a.
+func (fd *fnDecoder) isspacep(in *ptx.Inst) (op, error) {
+	sp, _, _, _, _ := parseMemMods(in.Mods)
+	if len(in.Args) != 2 {
+		return op{}, errors.New("isspacep takes two operands")
+	}
+	r, m, err := fd.dstReg(in.Args[0])
+	if err != nil {
+		return op{}, err
+	}
+	v, err := fd.value(in.Args[1], ptx.U64)
+	if err != nil {
+		return op{}, err
+	}
+	return op{kind: kIsspacep, space: sp, nd: 1, dst: [4]int32{r}, dmask: [4]uint64{m}, ns: 1, src: [4]val{v}}, nil
+}
+
+// pcOf maps an instruction index of this function to a program pc (-1 stays -1).
+func (fd *fnDecoder) pcOf(i int) int32 {
+	if i < 0 {
+		return -1
+	}
+	return fd.fn.base + int32(i)
+}
+
+// bra lowers bra.
+func (fd *fnDecoder) bra(in *ptx.Inst, idx int) (op, error) {
+	if len(in.Args) != 1 {
+		return op{}, errors.New("bra takes one target")
+	}
+	t, ok := fd.labels[in.Args[0].Name]
+	if !ok {
+		return op{}, fmt.Errorf("unknown label %s", in.Args[0].Name)
+	}
+	return op{kind: kBra, target: fd.pcOf(t), reconv: fd.pcOf(fd.cfg.Reconv(idx))}, nil
+}
+
+// brx lowers brx.idx index, tlist.
+func (fd *fnDecoder) brx(in *ptx.Inst, idx int) (op, error) {
+	if len(in.Args) != 2 {
+		return op{}, errors.New("brx.idx takes an index and a target list")
+	}
+	v, err := fd.value(in.Args[0], ptx.U32)
+	if err != nil {
+		return op{}, err
+	}
+	var list *ptx.Targets
+	for _, t := range fd.fn.f.Targets {
+		if t.Name == in.Args[1].Name && !t.Call {
+			list = t
+		}
+	}
+	if list == nil {
+		return op{}, fmt.Errorf("no .branchtargets list %s", in.Args[1].Name)
+	}
+	o := op{kind: kBrx, ns: 1, src: [4]val{v}, reconv: fd.pcOf(fd.cfg.Reconv(idx))}
+	for _, l := range list.Labels {
+		t, ok := fd.labels[l]
+		if !ok {
+			return op{}, fmt.Errorf("unknown label %s", l)
+		}
+		o.targets = append(o.targets, fd.pcOf(t))
+	}
+	return o, nil
+}
+
+// callOp lowers call (rets), func, (args).
+func (fd *fnDecoder) callOp(in *ptx.Inst) (op, error) {
+	var rets, args []ptx.Operand
+	var target *ptx.Operand
+	for i := range in.Args {
+		a := &in.Args[i]
+		switch {
+		case a.Kind == ptx.OpList && target == nil:
+			rets = a.Elems
+		case a.Kind == ptx.OpList:
+			args = a.Elems
+		case target == nil:
+			target = a
+		}
+	}
+	if target == nil {
+		return op{}, errors.New("call without a target")
+	}
+	if target.Kind == ptx.OpReg {
+		return fd.indirectCall(in, target, rets, args)
+	}
+	if target.Kind != ptx.OpSym {
+		return op{}, errors.New("call target is neither a function nor a register")
+	}
+	callee, ok := fd.d.fnByName[target.Name]
+	if !ok {
+		return fd.builtinCall(target.Name, rets, args)
+	}
+	if len(args) != len(callee.params) || len(rets) != len(callee.rets) {
+		return op{}, fmt.Errorf("call to %s with %d arguments and %d returns; it takes %d and %d",
+			target.Name, len(args), len(rets), len(callee.params), len(callee.rets))
+	}
+	ci := &callInfo{callee: callee}
+	conv := func(a ptx.Operand, s slot, ret bool) (callArg, error) {
+		if a.Kind == ptx.OpSym {
+			sy, ok := fd.syms[a.Name]
+			if !ok || sy.kind != symFParam {
+				return callArg{}, fmt.Errorf("call operand %s is not a .param variable", a.Name)
+			}
+			if sy.size < s.size {
+				return callArg{}, fmt.Errorf("call operand %s is %d bytes; the parameter needs %d", a.Name, sy.size, s.size)
+			}
+			return callArg{param: true, off: int(sy.addr), size: s.size}, nil
+		}
+		if ret {
+			r, m, err := fd.dstReg(a)
+			if err != nil {
+				return callArg{}, err
+			}
+			return callArg{v: val{reg: r}, dmask: m, size: s.size}, nil
+		}
+		v, err := fd.value(a, ptx.TypeNone)
+		if err != nil {
+			return callArg{}, err
+		}
+		return callArg{v: v, size: s.size}, nil
+	}
+	for i, a := range args {
+		c, err := conv(a, callee.params[i], false)
+		if err != nil {
+			return op{}, err
+		}
+		ci.args = append(ci.args, c)
+	}
+	for i, a := range rets {
+		c, err := conv(a, callee.rets[i], true)
+		if err != nil {
+			return op{}, err
+		}
+		ci.rets = append(ci.rets, c)
+	}
+	return op{kind: kCall, call: ci}, nil
+}
+
+// bar lowers bar/barrier sync, arrive and red.
+func (fd *fnDecoder) bar(in *ptx.Inst) (op, error) {
+	o := op{kind: kBar}
+	has := func(s string) bool {
+		for _, m := range in.Mods {
+			if m == s {
+				return true
+			}
+		}
+		return false
+	}
+	if has("warp") {
+		return op{kind: kNop}, nil
+	}
+	if has("cluster") {
+		return op{}, errors.New("cluster barriers are not supported")
+	}
+	args := in.Args
+	switch {
+	case has("red"):
+		switch {
+		case has("popc"):
+			o.sub = barRedPopc
+		case has("and"):
+			o.sub = barRedAnd
+		case has("or"):
+			o.sub = barRedOr
+		default:
+			return op{}, errors.New("bar.red needs .popc, .and or .or")
+		}
+		if len(args) < 3 {
+			return op{}, errors.New("bar.red needs a destination, a barrier and a predicate")
+		}
+		r, m, err := fd.dstReg(args[0])
+		if err != nil {
+			return op{}, err
+		}
+		o.nd, o.dst[0], o.dmask[0] = 1, r, m
+		c, err := fd.value(args[len(args)-1], ptx.Pred)
+		if err != nil {
+			return op{}, err
+		}
+		o.src[2] = c
+		args = args[1 : len(args)-1]
+	case has("arrive"):
+		o.sub = barArrive
+	default:
+		o.sub = barSync
+	}
+	if len(args) < 1 || len(args) > 2 {
+		return op{}, errors.New("barrier takes a barrier number and an optional thread count")
+	}
+	a, err := fd.value(args[0], ptx.U32)
+	if err != nil {
+		return op{}, err
+	}
+	o.src[0] = a
+	o.src[1] = val{reg: -1, imm: 0} // 0 = all threads of the block
+	if len(args) == 2 {
+		b, err := fd.value(args[1], ptx.U32)
+		if err != nil {
+			return op{}, err
+		}
+		o.src[1] = b
+		o.ns = 2
+	} else {
+		o.ns = 1
+	}
+	if o.sub == barArrive && o.ns != 2 {
+		return op{}, errors.New("bar.arrive needs a thread count")
+	}
+	return o, nil
+}
+
+// shfl lowers shfl.sync.mode.b32 d[|p], a, b, c, membermask (and the deprecated form without .sync).
+func (fd *fnDecoder) shfl(in *ptx.Inst) (op, error) {
+	o := op{kind: kShfl}
+	ok := false
+	for _, m := range in.Mods {
+		switch m {
+		case "up":
+			o.sub, ok = shflUp, true
+		case "down":
+			o.sub, ok = shflDown, true
+		case "bfly":
+			o.sub, ok = shflBfly, true
+		case "idx":
+			o.sub, ok = shflIdx, true
+		}
+	}
+	if !ok {
+		return op{}, errors.New("shfl needs a mode")
+	}
+	n := len(in.Args)
+	if n != 4 && n != 5 {
+		return op{}, errors.New("shfl takes d, a, b, c and a member mask")
+	}
+	if err := fd.dstPair(in.Args[0], &o); err != nil {
+		return op{}, err
+	}
+	for i := 1; i < n; i++ {
+		v, err := fd.value(in.Args[i], ptx.B32)
+		if err != nil {
+			return op{}, err
+		}
+		o.src[i-1] = v
+	}
+	if n == 4 {
+		o.src[3] = val{reg: -1, imm: 0xffffffff}
+	}
+	o.ns = 4
+	return o, nil
+}
+
+// dstPair resolves d or d|p into dst[0], dst[1].
+func (fd *fnDecoder) dstPair(a ptx.Operand, o *op) error {
+	if a.Kind == ptx.OpPair {
+		if len(a.Elems) != 2 {
+			return errors.New("bad p|q destination")
+		}
+		for k := 0; k < 2; k++ {
+			r, m, err := fd.dstReg(a.Elems[k])
+			if err != nil {
+				return err
+			}
+			o.dst[k], o.dmask[k] = r, m
+		}
+		o.nd = 2
+		return nil
+	}
+	r, m, err := fd.dstReg(a)
+	if err != nil {
+		return err
+	}
+	o.dst[0], o.dmask[0], o.dst[1], o.nd = r, m, -1, 1
+	return nil
+}
+
+// vote lowers vote{.sync}.mode.
+func (fd *fnDecoder) vote(in *ptx.Inst) (op, error) {
+	o := op{kind: kVote}
+	ok := false
+	for _, m := range in.Mods {
+		switch m {
+		case "all":
+			o.sub, ok = voteAll, true
+		case "any":
+			o.sub, ok = voteAny, true
+		case "uni":
+			o.sub, ok = voteUni, true
+		case "ballot":
+			o.sub, ok = voteBallot, true
+		}
+	}
+	if !ok {
+		return op{}, errors.New("vote needs a mode")
+	}
+	if len(in.Args) != 2 && len(in.Args) != 3 {
+		return op{}, errors.New("vote takes d, a and a member mask")
+	}
+	r, m, err := fd.dstReg(in.Args[0])
+	if err != nil {
+		return op{}, err
+	}
+	o.nd, o.dst[0], o.dmask[0] = 1, r, m
+	a, err := fd.value(in.Args[1], ptx.Pred)
+	if err != nil {
+		return op{}, err
+	}
+	o.src[0] = a
+	o.src[1] = val{reg: -1, imm: 0xffffffff}
+	if len(in.Args) == 3 {
+		if o.src[1], err = fd.value(in.Args[2], ptx.B32); err != nil {
+			return op{}, err
+		}
+	}
+	o.ns = 2
+	return o, nil
+}
+
+// match lowers match.any/all.sync.b32/b64.
+func (fd *fnDecoder) match(in *ptx.Inst) (op, error) {
+	o := op{kind: kMatch, size: 4}
+	ok := false
+	for _, m := range in.Mods {
+		switch m {
+		case "any":
+			o.sub, ok = matchAny, true
+		case "all":
+			o.sub, ok = matchAll, true
+		case "b64":
+			o.size = 8
+		}
+	}
+	if !ok || len(in.Args) != 3 {
+		return op{}, errors.New("match takes .any or .all, d, a and a member mask")
+	}
+	if err := fd.dstPair(in.Args[0], &o); err != nil {
+		return op{}, err
+	}
+	for i := 1; i < 3; i++ {
+		v, err := fd.value(in.Args[i], ptx.B64)
+		if err != nil {
+			return op{}, err
+		}
+		o.src[i-1] = v
+	}
+	o.ns = 2
+	return o, nil
+}
+
+// redux lowers redux.sync.op.type d, a, membermask.
+func (fd *fnDecoder) redux(in *ptx.Inst) (op, error) {
+	o := op{kind: kRedux}
+	ok := false
+	for _, m := range in.Mods {
+		switch m {
+		case "add":
+			o.sub, ok = reduxAdd, true
+		case "min":
+			o.sub, ok = reduxMin, true
+		case "max":
+			o.sub, ok = reduxMax, true
+		case "and":
+			o.sub, ok = reduxAnd, true
+		case "or":
+			o.sub, ok = reduxOr, true
+		case "xor":
+			o.sub, ok = reduxXor, true
+		case "s32":
+			o.signed = true
+		case "f32", "abs", "NaN":
+			return op{}, errors.New("floating-point redux is not supported")
+		}
+	}
+	if !ok || len(in.Args) != 3 {
+		return op{}, errors.New("redux takes an operation, d, a and a member mask")
+	}
+	r, m, err := fd.dstReg(in.Args[0])
+	if err != nil {
+		return op{}, err
+	}
+	o.nd, o.dst[0], o.dmask[0] = 1, r, m
+	for i := 1; i < 3; i++ {
+		v, err := fd.value(in.Args[i], ptx.B32)
+		if err != nil {
+			return op{}, err
+		}
+		o.src[i-1] = v
+	}
+	o.ns = 2
+	return o, nil
+}
+
+// elect lowers elect.sync d|p, membermask.
+func (fd *fnDecoder) elect(in *ptx.Inst) (op, error) {
+	if len(in.Args) != 2 {
+		return op{}, errors.New("elect takes d|p and a member mask")
+	}
+	o := op{kind: kElect}
+	if err := fd.dstPair(in.Args[0], &o); err != nil {
+		return op{}, err
+	}
+	v, err := fd.value(in.Args[1], ptx.B32)
+	if err != nil {
+		return op{}, err
+	}
+	o.src[0], o.ns = v, 1
+	return o, nil
+}
+
+// cpAsync lowers cp.async (copy, commit_group, wait_group, wait_all). The
+// copy is performed when issued, which the wait semantics allow.
+func (fd *fnDecoder) cpAsync(in *ptx.Inst) (op, error) {
+	if len(in.Mods) == 0 || in.Mods[0] != "async" {
+		return op{}, errors.New("only cp.async is supported")
+	}
+	for _, m := range in.Mods[1:] {
+		switch m {
+		case "commit_group", "wait_group", "wait_all":
+			return op{kind: kNop}, nil
+		case "bulk", "tensor", "mbarrier":
+			return op{}, fmt.Errorf("cp.async.%s is not supported", m)
+		}
+	}
+	if len(in.Args) < 3 {
+		return op{}, errors.New("cp.async needs a destination, a source and a size")
+	}
+	o := op{kind: kCpAsync, size: 1}
+	var err error
+	if o.addr, _, err = fd.address(in.Args[0], spShared); err != nil {
+		return op{}, err
+	}
+	a, sp, err := fd.address(in.Args[1], spGlobal)
+	if err != nil {
+		return op{}, err
+	}
+	_ = sp
+	o.src[0] = val{reg: a.reg, imm: a.imm}
+	sz, err := fd.value(in.Args[2], ptx.U32)
+	if err != nil || sz.reg >= 0 {
+		return op{}, errors.New("cp.async size must be an immediate")
+	}
+	o.vec = uint8(sz.imm)
+	if o.vec != 4 && o.vec != 8 && o.vec != 16 {
+		return op{}, errors.New("cp.async size must be 4, 8 or 16")
+	}
+	o.src[1] = val{reg: -1, imm: sz.imm}
+	extra := in.Args[3:]
+	for _, m := range in.Mods {
+		if m == "L2::cache_hint" && len(extra) > 0 {
+			extra = extra[:len(extra)-1] // the cache policy
+		}
+	}
+	if len(extra) > 0 {
+		v, err := fd.value(extra[0], ptx.U32)
+		if err != nil {
+			return op{}, err
+		}
+		if v.reg >= 0 && fd.fn.regMask[v.reg] == 1 {
+			o.sub = 1 // ignore-src predicate: copy zeros when true
+		}
+		o.src[1] = v
+	}
+	o.ns = 2
+	return o, nil
+}
+
+// builtinCall lowers a call to an extern runtime function the simulator implements (vprintf, __assertfail).
+func (fd *fnDecoder) builtinCall(name string, rets, args []ptx.Operand) (op, error) {
+	b := builtinByName(name)
+	var decl *ptx.Func
+	for _, f := range fd.d.m.Funcs {
+		if f.Name == name {
+			decl = f
+		}
+	}
+	if b == builtinNone || decl == nil || len(args) != len(decl.Params) || len(rets) > len(decl.Rets) {
+		return op{}, fmt.Errorf("call to %s, which has no body in this module", name)
+	}
+	ci := &callInfo{builtin: b}
+	conv := func(a ptx.Operand, size int, ret bool) (callArg, error) {
+		if a.Kind == ptx.OpSym {
+			sy, ok := fd.syms[a.Name]
+			if !ok || sy.kind != symFParam || sy.size < size {
+				return callArg{}, fmt.Errorf("call operand %s is not a .param variable of %d bytes", a.Name, size)
+			}
+			return callArg{param: true, off: int(sy.addr), size: size}, nil
+		}
+		if ret {
+			r, m, err := fd.dstReg(a)
+			return callArg{v: val{reg: r}, dmask: m, size: size}, err
+		}
+		v, err := fd.value(a, ptx.TypeNone)
+		return callArg{v: v, size: size}, err
+	}
+	for i, a := range args {
+		c, err := conv(a, decl.Params[i].Size(), false)
+		if err != nil {
+			return op{}, err
+		}
+		ci.args = append(ci.args, c)
+	}
+	for i, a := range rets {
+		c, err := conv(a, decl.Rets[i].Size(), true)
+		if err != nil {
+			return op{}, err
+		}
+		ci.rets = append(ci.rets, c)
+	}
+	return op{kind: kCall, call: ci}, nil
+}
+
+// indirectCall lowers call (rets), %reg, (args), proto: the callee is chosen
+// per lane at run time; the prototype (or .calltargets list) gives the layout.
+func (fd *fnDecoder) indirectCall(in *ptx.Inst, target *ptx.Operand, rets, args []ptx.Operand) (op, error) {
+	last := in.Args[len(in.Args)-1]
+	var sig *ptx.Func
+	for _, p := range fd.fn.f.Protos {
+		if p.Name == last.Name {
+			sig = p
+		}
+	}
+	if sig == nil {
+		for _, t := range fd.fn.f.Targets {
+			if t.Name == last.Name && t.Call && len(t.Labels) > 0 {
+				if c, ok := fd.d.fnByName[t.Labels[0]]; ok {
+					sig = c.f
+				}
+			}
+		}
+	}
+	if sig == nil {
+		return op{}, fmt.Errorf("indirect call without a known .callprototype or .calltargets list (%s)", last.Name)
+	}
+	if len(args) != len(sig.Params) || len(rets) != len(sig.Rets) {
+		return op{}, fmt.Errorf("indirect call with %d arguments and %d returns; the prototype has %d and %d",
+			len(args), len(rets), len(sig.Params), len(sig.Rets))
+	}
+	v, err := fd.value(*target, ptx.U64)
+	if err != nil {
+		return op{}, err
+	}
+	ci := &callInfo{indirect: true, fnptr: v}
+	conv := func(a ptx.Operand, size int, ret bool) (callArg, error) {
+		if a.Kind == ptx.OpSym {
+			sy, ok := fd.syms[a.Name]
+			if !ok || sy.kind != symFParam || sy.size < size {
+				return callArg{}, fmt.Errorf("call operand %s is not a .param variable of %d bytes", a.Name, size)
+			}
+			return callArg{param: true, off: int(sy.addr), size: size}, nil
+		}
+		if ret {
+			r, m, err := fd.dstReg(a)
+			return callArg{v: val{reg: r}, dmask: m, size: size}, err
+		}
+		v, err := fd.value(a, ptx.TypeNone)
+		return callArg{v: v, size: size}, err
+	}
+	for i, a := range args {
+		c, err := conv(a, sig.Params[i].Size(), false)
+		if err != nil {
+			return op{}, err
+		}
+		ci.args = append(ci.args, c)
+	}
+	for i, a := range rets {
+		c, err := conv(a, sig.Rets[i].Size(), true)
+		if err != nil {
+			return op{}, err
+		}
+		ci.rets = append(ci.rets, c)
+	}
+	return op{kind: kCall, call: ci}, nil
+}

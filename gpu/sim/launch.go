@@ -1,0 +1,313 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"time"
+
+	"github.com/kernelscope/kernelscope/gpu/ptx"
+)
+
+// maxSharedPerBlock is the largest shared allocation of a block (sm_90 opt-in limit).
+const maxSharedPerBlock = 227 * 1024
+
+// Launch runs kernel of module m over the grid of cfg with the given
+// arguments (in parameter order) and returns the final buffers, counters and
+// trace. A failure is returned as *Error; a partial Result with the counters
+// so far accompanies errors raised while running.
+func Launch(ctx context.Context, m *ptx.Module, kernel string, args []Arg, cfg Config) (res *Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			res = nil
+			err = &Error{Kind: Internal, PC: -1, Msg: "internal simulator error", noWhere: true,
+				Cause: fmt.Sprintf("%v (please report this)\n%.2000s", p, debug.Stack())}
+		}
+	}()
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if m == nil {
+		return nil, launchError(InvalidLaunch, "no module")
+	}
+	for i := 0; i < 3; i++ {
+		if cfg.Grid[i] == 0 {
+			cfg.Grid[i] = 1
+		}
+		if cfg.Block[i] == 0 {
+			cfg.Block[i] = 1
+		}
+		if cfg.Grid[i] < 0 || cfg.Block[i] < 0 {
+			return nil, launchError(InvalidLaunch, "negative launch dimension: grid %v block %v", cfg.Grid, cfg.Block)
+		}
+	}
+	nthreads := cfg.Block[0] * cfg.Block[1] * cfg.Block[2]
+	if nthreads > 1024 || cfg.Block[2] > 64 {
+		return nil, launchError(InvalidLaunch, "block (%d,%d,%d) has %d threads; the limit is 1024 (and 64 in z)",
+			cfg.Block[0], cfg.Block[1], cfg.Block[2], nthreads)
+	}
+	if cfg.Grid[0] > 1<<31-1 || cfg.Grid[1] > 65535 || cfg.Grid[2] > 65535 {
+		return nil, launchError(InvalidLaunch, "grid (%d,%d,%d) exceeds the limits (2^31-1, 65535, 65535)", cfg.Grid[0], cfg.Grid[1], cfg.Grid[2])
+	}
+	nblocks := cfg.Grid[0] * cfg.Grid[1] * cfg.Grid[2]
+	if cfg.DynamicShared < 0 {
+		return nil, launchError(InvalidLaunch, "negative dynamic shared memory size %d", cfg.DynamicShared)
+	}
+	h := newHeap()
+	prog, bufs, err := newProgram(m, kernel, args, &cfg, h)
+	if err != nil {
+		return nil, err
+	}
+	kf := prog.kernel.f
+	if kf.ReqNTid != [3]int{} {
+		want := kf.ReqNTid
+		for i := range want {
+			if want[i] == 0 {
+				want[i] = 1
+			}
+		}
+		if want != cfg.Block {
+			return nil, launchError(InvalidLaunch, "kernel %s requires a block of %v (.reqntid), launched with %v", kernel, want, cfg.Block)
+		}
+	}
+	if kf.MaxNTid != [3]int{} {
+		max := 1
+		for _, v := range kf.MaxNTid {
+			if v > 0 {
+				max *= v
+			}
+		}
+		if nthreads > max {
+			return nil, launchError(InvalidLaunch, "kernel %s allows at most %d threads per block (.maxntid), launched with %d", kernel, max, nthreads)
+		}
+	}
+	if prog.sharedSize > maxSharedPerBlock {
+		return nil, launchError(InvalidLaunch, "the block needs %d bytes of shared memory; the limit is %d", prog.sharedSize, maxSharedPerBlock)
+	}
+	l := &launcher{ctx: ctx, cfg: &cfg, prog: prog, heap: h, cnt: make([]counter, len(prog.ops)),
+		grid: cfg.Grid, block: cfg.Block, nthreads: nthreads, nwarps: (nthreads + 31) / 32, numSMs: cfg.NumSMs}
+	if l.numSMs <= 0 {
+		l.numSMs = 1
+	}
+	l.budget = cfg.Budget
+	if l.budget <= 0 {
+		l.budget = DefaultBudget
+	}
+	var trace *Trace
+	if cfg.Trace.MaxSteps >= 0 {
+		max := cfg.Trace.MaxSteps
+		if max == 0 {
+			max = DefaultTraceSteps
+		}
+		trace = &Trace{Block: cfg.Trace.Block, WarpLo: cfg.Trace.WarpLo, WarpHi: cfg.Trace.WarpHi}
+		l.tr = &tracer{t: trace, max: max, live: prog.liveness()}
+	}
+	l.blk = &block{shared: make([]byte, prog.sharedSize), warps: make([]*warp, l.nwarps)}
+	kfn := prog.kernel
+	for i := range l.blk.warps {
+		w := &warp{id: i, blk: l.blk, regs: make([]uint64, kfn.nregs*32)}
+		n := nthreads - i*32
+		if n >= 32 {
+			w.lanes = ^uint32(0)
+		} else {
+			w.lanes = 1<<uint(n) - 1
+		}
+		for lane := 0; lane < 32; lane++ {
+			w.local[lane] = make([]byte, kfn.localSize)
+			w.params[lane] = make([]byte, kfn.paramSize)
+		}
+		l.blk.warps[i] = w
+		l.initWarp(w, kfn)
+	}
+	l.stats.Blocks = nblocks
+	l.stats.WarpsPerBlock = l.nwarps
+	l.stats.SharedBytesPerBlock = prog.sharedSize
+	l.stats.LocalBytesPerThread = kfn.localSize
+	l.stats.ParamBytes = len(prog.params)
+
+	l.nblocks, l.lastProgress = nblocks, time.Now()
+	var runErr error
+	for b := 0; b < nblocks; b++ {
+		if runErr = l.runBlock(b); runErr != nil {
+			break
+		}
+		l.progress(b+1, b == nblocks-1)
+	}
+	res = l.result(args, bufs, trace)
+	if runErr != nil {
+		return res, runErr
+	}
+	return res, nil
+}
+
+// result assembles the Result.
+func (l *launcher) result(args []Arg, bufs []*alloc, trace *Trace) *Result {
+	res := &Result{Buffers: make([][]byte, len(args)), Addresses: make([]uint64, len(args)), Trace: trace,
+		Stdout: l.stdout.String(), StdoutTruncated: l.stdoutTruncated}
+	for i, b := range bufs {
+		if b != nil {
+			res.Buffers[i] = b.data
+			res.Addresses[i] = b.base
+		}
+	}
+	st := l.stats
+	st.ThreadInstructions = l.threads
+	st.ThreadInstructionsPredOn = l.predOn
+	for _, c := range l.cnt {
+		st.WarpInstructions += c.warp
+	}
+	res.Stats = st
+	res.Insts = make([]InstStats, len(l.prog.ops))
+	for i, in := range l.prog.info {
+		c := l.cnt[i]
+		res.Insts[i] = InstStats{Func: l.prog.fns[in.fn].f.Name, Index: in.idx, Line: in.line, Loc: in.loc, Op: in.text,
+			WarpExecs: c.warp, ThreadExecs: c.thread, Branches: c.br, DivergentBranches: c.div}
+	}
+	return res
+}
+
+// runBlock runs every warp of block b to completion.
+func (l *launcher) runBlock(b int) error {
+	blk := l.blk
+	blk.lin = b
+	blk.idx = [3]int{b % l.grid[0], (b / l.grid[0]) % l.grid[1], b / (l.grid[0] * l.grid[1])}
+	blk.sm = b % l.numSMs
+	clear(blk.shared)
+	blk.exitedThreads = 0
+	for i := range blk.bars {
+		blk.bars[i] = barrier{waiters: blk.bars[i].waiters[:0]}
+	}
+	kfn := l.prog.kernel
+	for _, w := range blk.warps {
+		l.resetWarp(w, kfn)
+		w.traced = l.tr != nil && b == l.cfg.Trace.Block && w.id >= l.cfg.Trace.WarpLo && w.id <= l.cfg.Trace.WarpHi
+	}
+	q := quantum
+	if l.cfg.sched.quantum > 0 {
+		q = l.cfg.sched.quantum
+	}
+	for {
+		progressed, remaining := false, 0
+		for i := range blk.warps {
+			w := blk.warps[i]
+			if l.cfg.sched.reverse {
+				w = blk.warps[len(blk.warps)-1-i]
+			}
+			if w.done {
+				continue
+			}
+			remaining++
+			if w.waiting {
+				continue
+			}
+			if err := l.runWarp(w, q); err != nil {
+				return err
+			}
+			progressed = true
+			if err := l.check(w); err != nil {
+				return err
+			}
+		}
+		if remaining == 0 {
+			return nil
+		}
+		if !progressed {
+			return l.deadlock(blk)
+		}
+	}
+}
+
+// progress reports progress at most every 100 ms (and always when final).
+func (l *launcher) progress(done int, final bool) {
+	if l.cfg.Progress == nil {
+		return
+	}
+	if now := time.Now(); final || now.Sub(l.lastProgress) >= 100*time.Millisecond {
+		l.lastProgress = now
+		l.cfg.Progress(Progress{BlocksDone: done, BlocksTotal: l.nblocks, ThreadInstructions: l.threads})
+	}
+}
+
+// check enforces the budget and the context.
+func (l *launcher) check(w *warp) error {
+	pc := int32(-1)
+	if len(w.stack) > 0 {
+		pc = w.stack[len(w.stack)-1].pc
+	}
+	l.progress(w.blk.lin, false)
+	if l.threads > l.budget {
+		e := l.laneError(w, pc, 0, Budget, 0, fmt.Sprintf("budget of %d thread-instructions exhausted", l.budget),
+			"raise it with %budget or shrink the launch")
+		return e
+	}
+	if err := l.ctx.Err(); err != nil {
+		e := l.laneError(w, pc, 0, Interrupted, 0, "interrupted", err.Error())
+		return e
+	}
+	return nil
+}
+
+// resetWarp prepares a warp for a new block.
+func (l *launcher) resetWarp(w *warp, kfn *function) {
+	w.fn, w.regBase, w.localBase, w.paramBase = kfn, 0, 0, 0
+	w.regs = w.regs[:cap(w.regs)]
+	r := w.regs[:kfn.nregs*32]
+	clear(r[nHidden*32:])
+	w.stack = append(w.stack[:0], entry{pc: kfn.base, rpc: -1, mask: w.lanes})
+	w.frames = w.frames[:0]
+	w.exited, w.waiting, w.done = 0, false, false
+	w.red = pendingRed{}
+	w.cc = [32]uint8{}
+	w.issued = 0
+	w.barMask = 0
+	for lane := 0; lane < 32; lane++ {
+		clear(w.local[lane])
+		clear(w.params[lane])
+	}
+	set := func(h int, v uint64) {
+		row := r[h*32 : h*32+32]
+		for lane := range row {
+			row[lane] = v
+		}
+	}
+	for k := 0; k < 3; k++ {
+		set(hCtaidX+k, uint64(w.blk.idx[k]))
+	}
+	set(hSmid, uint64(w.blk.sm))
+	for h := hClock; h <= hGtimerHi; h++ {
+		set(h, 0)
+	}
+}
+
+// initWarp fills the hidden registers that stay the same for a warp in every block.
+func (l *launcher) initWarp(w *warp, kfn *function) {
+	r := w.regs[:kfn.nregs*32]
+	clear(r)
+	perLane := func(h int, f func(lane int) uint64) {
+		for lane := 0; lane < 32; lane++ {
+			r[h*32+lane] = f(lane)
+		}
+	}
+	set := func(h int, v uint64) { perLane(h, func(int) uint64 { return v }) }
+	bd, gd := l.block, l.grid
+	perLane(hTidX, func(lane int) uint64 { return uint64(threadIndex(w.id, lane, bd)[0]) })
+	perLane(hTidY, func(lane int) uint64 { return uint64(threadIndex(w.id, lane, bd)[1]) })
+	perLane(hTidZ, func(lane int) uint64 { return uint64(threadIndex(w.id, lane, bd)[2]) })
+	for k := 0; k < 3; k++ {
+		set(hNtidX+k, uint64(bd[k]))
+		set(hNctaidX+k, uint64(gd[k]))
+	}
+	perLane(hLaneid, func(lane int) uint64 { return uint64(lane) })
+	set(hWarpid, uint64(w.id))
+	set(hNwarpid, 64)
+	set(hNsmid, uint64(l.numSMs))
+	set(hGridid, 1)
+	perLane(hLmEq, func(lane int) uint64 { return 1 << uint(lane) })
+	perLane(hLmLe, func(lane int) uint64 { return uint64(uint32(2<<uint(lane)) - 1) })
+	perLane(hLmLt, func(lane int) uint64 { return 1<<uint(lane) - 1 })
+	perLane(hLmGe, func(lane int) uint64 { return uint64(^uint32(1<<uint(lane) - 1)) })
+	perLane(hLmGt, func(lane int) uint64 { return uint64(^uint32(2<<uint(lane) - 1)) })
+	set(hDynSmem, uint64(l.cfg.DynamicShared))
+	set(hTotalSmem, uint64(l.prog.sharedSize))
+	set(hClusterNctarank, 1)
+}

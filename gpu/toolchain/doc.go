@@ -1,0 +1,62 @@
+// Package toolchain compiles CUDA C++ to PTX without the CUDA toolkit.
+//
+// With nvcc on PATH it runs `nvcc -ptx -lineinfo -arch=ARCH` (and, when cuobjdump
+// exists, `nvcc -cubin`, `cuobjdump -sass` and `cuobjdump -res-usage`). Otherwise it
+// runs the newest clang found (clang-25 ... clang-14, clang) as
+//
+//	clang -x cuda --cuda-device-only --cuda-gpu-arch=ARCH -nocudainc -nocudalib -O3
+//	      -gline-tables-only -S -include kernelscope_prelude.h
+//
+// The prelude (prelude/kernelscope_prelude.h, embedded) declares what CUDA's
+// runtime headers would: qualifiers, vector types, dim3, atomics, min/max and float
+// overloads of the math library. It reuses clang's own CUDA wrapper headers for the
+// built-in variables, intrinsics and math functions, and defines the libdevice
+// (__nv_*) functions they call (prelude/kernelscope_libdevice.h), so the PTX has no
+// external function. LibdeviceFunctions lists the ones it defines (245 of the 422 that
+// clang's headers can call); one it lacks (erff, atanf, atan2f, fmodf, cbrtf, lgammaf,
+// the Bessel functions, most double functions beyond those below, ...) makes Compile
+// fail with an error naming it and the calling line.
+//
+// Accuracy of the prelude's libdevice functions (CUDA's own bounds are in the CUDA
+// Programming Guide, appendix "Mathematical Functions"):
+//
+//	function                    how                                               max error
+//	sqrtf sqrt, __fsqrt_r*      sqrt.rn / sqrt.r* instruction                     correctly rounded
+//	__fadd_r* ... __fmaf_r*     add/mul/div/rcp/fma instruction with the mode      correctly rounded
+//	fabs fmin fmax floor ceil   one instruction each (abs, min, max, cvt.rmi/rpi)  exact
+//	trunc rint round            cvt.rzi / cvt.rni; round via trunc (half away)     exact
+//	conversions __float2int_rn  cvt with the named rounding mode                  exact
+//	integer intrinsics          popc, clz, brev, prmt, mul.hi, sad, mul24          exact
+//	rsqrtf                      rsqrt.approx.f32                                  the hardware's
+//	rsqrt (double)              div.rn(1, sqrt.rn(x)): two correct roundings       below 1.5 ulp by construction
+//	__expf __logf __sinf ...    ex2/lg2/sin/cos/div .approx instructions           the hardware's
+//	the functions below         polynomial algorithms, measured by TestAccuracy   see below
+//
+// The transcendental functions use only correctly rounded operations (fma, add,
+// mul, div.rn, cvt.rni, integer ops) with contraction off (clang runs with
+// -ffp-contract=fast-honor-pragmas; TestPreludeMathIsNotContracted checks the PTX is
+// the same as with -ffp-contract=off), so mathref_test.go
+// replays each algorithm bit for bit in Go and measures it against references
+// computed with Go's math package, arguments reduced with constants from
+// math/big (1400-bit pi, ln 2, ln 10). Float figures are exact to 0.001 ulp; double figures are +-1 ulp
+// because the double references are themselves rounded. Maximum error measured on
+// 200,000 samples per function (TestAccuracy fails if one exceeds this table):
+//
+//	expf 0.97 (x in [-110, 90])        exp2f 0.95 ([-160, 130])
+//	logf 0.51  log2f 0.51  log10f 0.51 (all positive floats)
+//	sinf 1.43  cosf 1.42 (all floats; Payne-Hanek reduction above |x| = 2^14)
+//	tanhf 2.12 ([-12, 12])             powf 0.50 (x in [-100, 100], y in [-30, 30]; computed in double)
+//	tanf expm1f log1pf sinhf coshf hypotf 0.50 (computed in double; whole ranges)
+//	exp 2  exp2 1  log 1  log2 1  log10 1  tanh 2  (+-1, whole ranges)
+//	sin 1  cos 1  (+-1) for |x| < 2^26 (Cody-Waite); sin 2  cos 2  (+-1) over all doubles
+//	       (Payne-Hanek with a 192-bit window of 2/pi above 2^26)
+//	pow 1 (x in [2^-20, 2^20], y in [-40, 40] multiples of 1/4, against a correctly
+//	       rounded math/big reference; log|x| is carried as a double-double)
+//
+// powf and the six functions after it work in double and emit f64 instructions,
+// which matters on GPUs with slow FP64.
+// The figures do not hold if the cell's %flags add -ffast-math or -ffp-contract=fast,
+// which let clang reassociate or fuse inside these functions.
+// With -use_fast_math, expf, exp2f, log10f and powf become the fast intrinsics (as
+// nvcc does) and clang maps sinf, cosf, logf, log2f; denormals are flushed (-ftz).
+package toolchain

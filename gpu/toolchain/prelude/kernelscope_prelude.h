@@ -1,0 +1,240 @@
+// KernelScope prelude: lets ordinary CUDA compile with clang and no CUDA toolkit.
+// Passed to clang with -include, so the cell's own line numbers are unchanged.
+// It declares what the toolkit's cuda_runtime.h would (qualifiers, vector types,
+// atomics, min/max, float overloads), reuses clang's own CUDA wrapper headers for
+// built-in variables, intrinsics and the math library, and defines the libdevice
+// (__nv_*) functions those wrappers call, so the PTX has no external functions.
+#pragma clang system_header
+#ifndef KERNELSCOPE_PRELUDE_H
+#define KERNELSCOPE_PRELUDE_H
+
+#ifndef CUDA_VERSION
+#define CUDA_VERSION 12000
+#endif
+#ifndef __CUDACC__
+#define __CUDACC__ 1
+#endif
+
+#define __host__ __attribute__((host))
+#define __device__ __attribute__((device))
+#define __global__ __attribute__((global))
+#define __shared__ __attribute__((shared))
+#define __constant__ __attribute__((constant))
+#define __managed__ __attribute__((managed))
+#define __forceinline__ __inline__ __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
+#define __align__(n) __attribute__((aligned(n)))
+#define __grid_constant__ __attribute__((grid_constant))
+
+typedef __SIZE_TYPE__ size_t;
+typedef __PTRDIFF_TYPE__ ptrdiff_t;
+typedef __INT8_TYPE__ int8_t;
+typedef __UINT8_TYPE__ uint8_t;
+typedef __INT16_TYPE__ int16_t;
+typedef __UINT16_TYPE__ uint16_t;
+typedef __INT32_TYPE__ int32_t;
+typedef __UINT32_TYPE__ uint32_t;
+typedef __INT64_TYPE__ int64_t;
+typedef __UINT64_TYPE__ uint64_t;
+typedef __UINTPTR_TYPE__ uintptr_t;
+typedef __INTPTR_TYPE__ intptr_t;
+typedef unsigned int cuuint32_t;
+
+#define CHAR_BIT __CHAR_BIT__
+#define SCHAR_MAX __SCHAR_MAX__
+#define SCHAR_MIN (-__SCHAR_MAX__ - 1)
+#define UCHAR_MAX (__SCHAR_MAX__ * 2 + 1)
+#define SHRT_MAX __SHRT_MAX__
+#define SHRT_MIN (-__SHRT_MAX__ - 1)
+#define USHRT_MAX (__SHRT_MAX__ * 2 + 1)
+#define INT_MAX __INT_MAX__
+#define INT_MIN (-__INT_MAX__ - 1)
+#define UINT_MAX (__INT_MAX__ * 2U + 1U)
+#define LONG_MAX __LONG_MAX__
+#define LONG_MIN (-__LONG_MAX__ - 1L)
+#define ULONG_MAX (__LONG_MAX__ * 2UL + 1UL)
+#define LLONG_MAX __LONG_LONG_MAX__
+#define LLONG_MIN (-__LONG_LONG_MAX__ - 1LL)
+#define ULLONG_MAX (__LONG_LONG_MAX__ * 2ULL + 1ULL)
+#define FLT_MAX __FLT_MAX__
+#define FLT_MIN __FLT_MIN__
+#define FLT_EPSILON __FLT_EPSILON__
+#define DBL_MAX __DBL_MAX__
+#define DBL_MIN __DBL_MIN__
+#define DBL_EPSILON __DBL_EPSILON__
+#define HUGE_VAL (__builtin_huge_val())
+#define HUGE_VALF (__builtin_huge_valf())
+#define INFINITY (__builtin_inff())
+#define NAN (__builtin_nanf(""))
+#define M_PI 3.14159265358979323846
+#define M_E 2.7182818284590452354
+#ifndef NULL
+#define NULL nullptr
+#endif
+
+// ---- vector types (CUDA's vector_types.h layout and alignment) ----
+#define KS_VEC1(T, N, A) struct __attribute__((aligned(A))) N##1 { T x; };
+#define KS_VEC2(T, N, A) struct __attribute__((aligned(A))) N##2 { T x, y; };
+#define KS_VEC3(T, N) struct N##3 { T x, y, z; };
+#define KS_VEC4(T, N, A) struct __attribute__((aligned(A))) N##4 { T x, y, z, w; };
+#define KS_VECS(T, N, A1, A2, A4) \
+  KS_VEC1(T, N, A1) KS_VEC2(T, N, A2) KS_VEC3(T, N) KS_VEC4(T, N, A4) \
+  typedef struct N##1 N##1; typedef struct N##2 N##2; typedef struct N##3 N##3; typedef struct N##4 N##4; \
+  static __device__ __forceinline__ N##1 make_##N##1(T x) { N##1 v; v.x = x; return v; } \
+  static __device__ __forceinline__ N##2 make_##N##2(T x, T y) { N##2 v; v.x = x; v.y = y; return v; } \
+  static __device__ __forceinline__ N##3 make_##N##3(T x, T y, T z) { N##3 v; v.x = x; v.y = y; v.z = z; return v; } \
+  static __device__ __forceinline__ N##4 make_##N##4(T x, T y, T z, T w) { N##4 v; v.x = x; v.y = y; v.z = z; v.w = w; return v; }
+KS_VECS(signed char, char, 1, 2, 4)
+KS_VECS(unsigned char, uchar, 1, 2, 4)
+KS_VECS(short, short, 2, 4, 8)
+KS_VECS(unsigned short, ushort, 2, 4, 8)
+KS_VECS(int, int, 4, 8, 16)
+KS_VECS(unsigned int, uint, 4, 8, 16)
+KS_VECS(long, long, 8, 16, 16)
+KS_VECS(unsigned long, ulong, 8, 16, 16)
+KS_VECS(long long, longlong, 8, 16, 16)
+KS_VECS(unsigned long long, ulonglong, 8, 16, 16)
+KS_VECS(float, float, 4, 8, 16)
+KS_VECS(double, double, 8, 16, 16)
+#undef KS_VEC1
+#undef KS_VEC2
+#undef KS_VEC3
+#undef KS_VEC4
+#undef KS_VECS
+
+struct dim3 {
+  unsigned int x, y, z;
+  __host__ __device__ constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1) : x(vx), y(vy), z(vz) {}
+  __host__ __device__ constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+  __host__ __device__ constexpr operator uint3() const { return uint3{x, y, z}; }
+};
+typedef struct dim3 dim3;
+
+#include <__clang_cuda_builtin_vars.h>
+
+__device__ inline __cuda_builtin_threadIdx_t::operator dim3() const { return dim3(x, y, z); }
+__device__ inline __cuda_builtin_threadIdx_t::operator uint3() const { return uint3{x, y, z}; }
+__device__ inline __cuda_builtin_blockIdx_t::operator dim3() const { return dim3(x, y, z); }
+__device__ inline __cuda_builtin_blockIdx_t::operator uint3() const { return uint3{x, y, z}; }
+__device__ inline __cuda_builtin_blockDim_t::operator dim3() const { return dim3(x, y, z); }
+__device__ inline __cuda_builtin_blockDim_t::operator uint3() const { return uint3{x, y, z}; }
+__device__ inline __cuda_builtin_gridDim_t::operator dim3() const { return dim3(x, y, z); }
+__device__ inline __cuda_builtin_gridDim_t::operator uint3() const { return uint3{x, y, z}; }
+
+#include <__clang_cuda_libdevice_declares.h>
+#include "kernelscope_libdevice.h"
+#include <__clang_cuda_device_functions.h>
+#include <__clang_cuda_math.h>
+// Address-space predicates and conversions (CUDA's sm_20_intrinsics.h), needed by
+// clang's intrinsics header on sm_90.
+static __device__ __forceinline__ unsigned int __isGlobal(const void *p) { return __nvvm_isspacep_global(p); }
+static __device__ __forceinline__ unsigned int __isShared(const void *p) { return __nvvm_isspacep_shared(p); }
+static __device__ __forceinline__ unsigned int __isConstant(const void *p) { return __nvvm_isspacep_const(p); }
+static __device__ __forceinline__ unsigned int __isLocal(const void *p) { return __nvvm_isspacep_local(p); }
+#define __cvta_generic_to_global(p) __nv_cvta_generic_to_global_impl(p)
+#define __cvta_generic_to_shared(p) __nv_cvta_generic_to_shared_impl(p)
+#define __cvta_generic_to_constant(p) __nv_cvta_generic_to_constant_impl(p)
+#define __cvta_generic_to_local(p) __nv_cvta_generic_to_local_impl(p)
+#define __cvta_global_to_generic(p) __nv_cvta_global_to_generic_impl(p)
+#define __cvta_shared_to_generic(p) __nv_cvta_shared_to_generic_impl(p)
+#define __cvta_constant_to_generic(p) __nv_cvta_constant_to_generic_impl(p)
+#define __cvta_local_to_generic(p) __nv_cvta_local_to_generic_impl(p)
+#include <__clang_cuda_intrinsics.h>
+
+// ---- __match_*_sync, as CUDA names them (sm_70 and later) ----
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 700
+#define KS_MATCH(T, W) \
+  static __device__ __forceinline__ unsigned int __match_any_sync(unsigned int m, T v) { return __match##W##_any_sync(m, v); } \
+  static __device__ __forceinline__ unsigned int __match_all_sync(unsigned int m, T v, int *p) { return __match##W##_all_sync(m, v, p); }
+KS_MATCH(unsigned int, 32)
+KS_MATCH(int, 32)
+KS_MATCH(unsigned long long, 64)
+KS_MATCH(long long, 64)
+#undef KS_MATCH
+static __device__ __forceinline__ unsigned int __match_any_sync(unsigned int m, float v) { return __match32_any_sync(m, __builtin_bit_cast(unsigned int, v)); }
+static __device__ __forceinline__ unsigned int __match_any_sync(unsigned int m, double v) { return __match64_any_sync(m, __builtin_bit_cast(unsigned long long, v)); }
+static __device__ __forceinline__ unsigned int __match_all_sync(unsigned int m, float v, int *p) { return __match32_all_sync(m, __builtin_bit_cast(unsigned int, v), p); }
+static __device__ __forceinline__ unsigned int __match_all_sync(unsigned int m, double v, int *p) { return __match64_all_sync(m, __builtin_bit_cast(unsigned long long, v), p); }
+#endif
+
+// ---- atomics, as CUDA declares them ----
+#define KS_ATOMIC_SCOPES(RET, NAME, PARAMS, ARGS, IMPL) \
+  static __device__ __forceinline__ RET NAME PARAMS { return IMPL ARGS; } \
+  static __device__ __forceinline__ RET NAME##_block PARAMS { return IMPL##_block ARGS; } \
+  static __device__ __forceinline__ RET NAME##_system PARAMS { return IMPL##_system ARGS; }
+KS_ATOMIC_SCOPES(int, atomicAdd, (int *p, int v), (p, v), __iAtomicAdd)
+KS_ATOMIC_SCOPES(unsigned int, atomicAdd, (unsigned int *p, unsigned int v), (p, v), __uAtomicAdd)
+KS_ATOMIC_SCOPES(unsigned long long, atomicAdd, (unsigned long long *p, unsigned long long v), (p, v), __ullAtomicAdd)
+KS_ATOMIC_SCOPES(float, atomicAdd, (float *p, float v), (p, v), __fAtomicAdd)
+KS_ATOMIC_SCOPES(double, atomicAdd, (double *p, double v), (p, v), __dAtomicAdd)
+KS_ATOMIC_SCOPES(int, atomicSub, (int *p, int v), (p, -v), __iAtomicAdd)
+KS_ATOMIC_SCOPES(unsigned int, atomicSub, (unsigned int *p, unsigned int v), (p, 0u - v), __uAtomicAdd)
+KS_ATOMIC_SCOPES(int, atomicExch, (int *p, int v), (p, v), __iAtomicExch)
+KS_ATOMIC_SCOPES(unsigned int, atomicExch, (unsigned int *p, unsigned int v), (p, v), __uAtomicExch)
+KS_ATOMIC_SCOPES(unsigned long long, atomicExch, (unsigned long long *p, unsigned long long v), (p, v), __ullAtomicExch)
+KS_ATOMIC_SCOPES(float, atomicExch, (float *p, float v), (p, v), __fAtomicExch)
+KS_ATOMIC_SCOPES(int, atomicMin, (int *p, int v), (p, v), __iAtomicMin)
+KS_ATOMIC_SCOPES(unsigned int, atomicMin, (unsigned int *p, unsigned int v), (p, v), __uAtomicMin)
+KS_ATOMIC_SCOPES(unsigned long long, atomicMin, (unsigned long long *p, unsigned long long v), (p, v), __ullAtomicMin)
+KS_ATOMIC_SCOPES(long long, atomicMin, (long long *p, long long v), (p, v), __illAtomicMin)
+KS_ATOMIC_SCOPES(int, atomicMax, (int *p, int v), (p, v), __iAtomicMax)
+KS_ATOMIC_SCOPES(unsigned int, atomicMax, (unsigned int *p, unsigned int v), (p, v), __uAtomicMax)
+KS_ATOMIC_SCOPES(unsigned long long, atomicMax, (unsigned long long *p, unsigned long long v), (p, v), __ullAtomicMax)
+KS_ATOMIC_SCOPES(long long, atomicMax, (long long *p, long long v), (p, v), __illAtomicMax)
+KS_ATOMIC_SCOPES(unsigned int, atomicInc, (unsigned int *p, unsigned int v), (p, v), __uAtomicInc)
+KS_ATOMIC_SCOPES(unsigned int, atomicDec, (unsigned int *p, unsigned int v), (p, v), __uAtomicDec)
+KS_ATOMIC_SCOPES(int, atomicCAS, (int *p, int c, int v), (p, c, v), __iAtomicCAS)
+KS_ATOMIC_SCOPES(unsigned int, atomicCAS, (unsigned int *p, unsigned int c, unsigned int v), (p, c, v), __uAtomicCAS)
+KS_ATOMIC_SCOPES(unsigned long long, atomicCAS, (unsigned long long *p, unsigned long long c, unsigned long long v), (p, c, v), __ullAtomicCAS)
+KS_ATOMIC_SCOPES(int, atomicAnd, (int *p, int v), (p, v), __iAtomicAnd)
+KS_ATOMIC_SCOPES(unsigned int, atomicAnd, (unsigned int *p, unsigned int v), (p, v), __uAtomicAnd)
+KS_ATOMIC_SCOPES(unsigned long long, atomicAnd, (unsigned long long *p, unsigned long long v), (p, v), __ullAtomicAnd)
+KS_ATOMIC_SCOPES(int, atomicOr, (int *p, int v), (p, v), __iAtomicOr)
+KS_ATOMIC_SCOPES(unsigned int, atomicOr, (unsigned int *p, unsigned int v), (p, v), __uAtomicOr)
+KS_ATOMIC_SCOPES(unsigned long long, atomicOr, (unsigned long long *p, unsigned long long v), (p, v), __ullAtomicOr)
+KS_ATOMIC_SCOPES(int, atomicXor, (int *p, int v), (p, v), __iAtomicXor)
+KS_ATOMIC_SCOPES(unsigned int, atomicXor, (unsigned int *p, unsigned int v), (p, v), __uAtomicXor)
+KS_ATOMIC_SCOPES(unsigned long long, atomicXor, (unsigned long long *p, unsigned long long v), (p, v), __ullAtomicXor)
+#undef KS_ATOMIC_SCOPES
+
+// ---- min / max overloads (CUDA's math_functions.hpp; int is in clang's __clang_cuda_math.h) ----
+#define KS_MINMAX(T) \
+  static __device__ __forceinline__ T min(T a, T b) { return a < b ? a : b; } \
+  static __device__ __forceinline__ T max(T a, T b) { return a > b ? a : b; }
+KS_MINMAX(unsigned int)
+KS_MINMAX(long)
+KS_MINMAX(unsigned long)
+KS_MINMAX(long long)
+KS_MINMAX(unsigned long long)
+#undef KS_MINMAX
+static __device__ __forceinline__ unsigned int min(int a, unsigned int b) { return min((unsigned int)a, b); }
+static __device__ __forceinline__ unsigned int min(unsigned int a, int b) { return min(a, (unsigned int)b); }
+static __device__ __forceinline__ unsigned int max(int a, unsigned int b) { return max((unsigned int)a, b); }
+static __device__ __forceinline__ unsigned int max(unsigned int a, int b) { return max(a, (unsigned int)b); }
+static __device__ __forceinline__ float min(float a, float b) { return fminf(a, b); }
+static __device__ __forceinline__ float max(float a, float b) { return fmaxf(a, b); }
+static __device__ __forceinline__ double min(double a, double b) { return fmin(a, b); }
+static __device__ __forceinline__ double max(double a, double b) { return fmax(a, b); }
+
+// ---- float overloads of the math library (as <cmath> gives CUDA code) ----
+#define KS_F1(NAME) static __device__ __forceinline__ float NAME(float x) { return NAME##f(x); }
+#define KS_F2(NAME) static __device__ __forceinline__ float NAME(float x, float y) { return NAME##f(x, y); }
+KS_F1(sqrt) KS_F1(rsqrt) KS_F1(cbrt) KS_F1(exp) KS_F1(exp2) KS_F1(exp10) KS_F1(expm1)
+KS_F1(log) KS_F1(log2) KS_F1(log10) KS_F1(log1p) KS_F1(sin) KS_F1(cos) KS_F1(tan)
+KS_F1(asin) KS_F1(acos) KS_F1(atan) KS_F1(sinh) KS_F1(cosh) KS_F1(tanh) KS_F1(fabs)
+KS_F1(floor) KS_F1(ceil) KS_F1(trunc) KS_F1(round) KS_F1(rint) KS_F1(erf) KS_F1(erfc)
+KS_F2(pow) KS_F2(fmin) KS_F2(fmax) KS_F2(atan2) KS_F2(fmod) KS_F2(hypot) KS_F2(copysign)
+static __device__ __forceinline__ float fma(float x, float y, float z) { return fmaf(x, y, z); }
+static __device__ __forceinline__ float abs(float x) { return fabsf(x); }
+static __device__ __forceinline__ double abs(double x) { return fabs(x); }
+#undef KS_F1
+#undef KS_F2
+
+namespace std {
+using ::min; using ::max; using ::sqrt; using ::exp; using ::exp2; using ::log; using ::log2;
+using ::log10; using ::sin; using ::cos; using ::tan; using ::tanh; using ::pow; using ::fabs;
+using ::floor; using ::ceil; using ::fma; using ::fmin; using ::fmax; using ::abs;
+}
+
+#endif // KERNELSCOPE_PRELUDE_H

@@ -1,0 +1,104 @@
+package magics
+
+import (
+	"html"
+	"strings"
+
+	"github.com/kernelscope/kernelscope/gpu/arch"
+)
+
+// magicDoc documents one magic.
+type magicDoc struct {
+	Name    string
+	Syntax  string
+	Summary string
+}
+
+// magicTable is the table behind %help, %lsmagic, completion and inspection.
+func magicTable() []magicDoc {
+	return []magicDoc{
+		{"%%ptx", "%%ptx", "First line of a cell of PTX instead of CUDA: the PTX is parsed and simulated as written."},
+		{"%arch", "%arch sm_90", "Target architecture: " + strings.Join(arch.Names(), ", ") + " (default sm_80)."},
+		{"%grid", "%grid 4 | 4,2 | 4x2 | auto", "Grid size in blocks, 1 to 3 dimensions; auto picks enough blocks for the buffers."},
+		{"%block", "%block 256 | 32,8 | auto", "Block size in threads, 1 to 3 dimensions, at most 1024 threads."},
+		{"%launch", "%launch NAME(a=rand(1000), b=zeros(1000):f32, n=1000, alpha=2.5f)",
+			"Chooses the kernel and its arguments. Buffers: zeros(n), ones(n), arange(n), rand(n[, lo, hi[, seed]]), fill(n, v), file(\"x.bin\"); " +
+				"element type from the kernel or a suffix :i8 :u8 :i16 :u16 :i32 :u32 :i64 :u64 :f16 :bf16 :f32 :f64. Scalars are literals."},
+		{"%compiler", "%compiler auto | clang | nvcc", "Compiler for CUDA cells; auto uses nvcc when installed, else the newest clang."},
+		{"%flags", "%flags -O3 -use_fast_math", "Extra compiler flags (-O, -D, -U, -W, -f, -std=, -use_fast_math and nvcc's -ftz= -prec-div= -fmad= ...)."},
+		{"%trace", "%trace block=0 warps=0-3 steps=5000", "What the stepping widget records: one block (linear index), a range of its warps, at most this many steps."},
+		{"%show", "%show source,ptx,sass,memory,occupancy,timeline,trace,hints,outputs | all", "Shows these sections of the answer."},
+		{"%hide", "%hide sass,timeline | all", "Hides these sections of the answer."},
+		{"%sample", "%sample NAME", "Runs a bundled sample kernel; its PTX is pre-built, so it works with no compiler installed."},
+		{"%samples", "%samples", "Lists the bundled sample kernels."},
+		{"%budget", "%budget 2e9", "The most thread-instructions one launch may simulate (default 2e9)."},
+		{"%timing", "%timing on | off", "Turns the timing model (cycles, stalls, timeline) on or off (default on)."},
+		{"%compare", "%compare [A B]", "Compares the last two reports, or the two named A and B, side by side."},
+		{"%name", "%name NAME", "Names this cell's report for a later %compare."},
+		{"%help", "%help", "Shows this help."},
+		{"%lsmagic", "%lsmagic", "Lists the magics."},
+	}
+}
+
+// Names lists every magic, %%ptx first, then the line magics in help order.
+func Names() []string {
+	out := make([]string, len(magicTable()))
+	for i, m := range magicTable() {
+		out[i] = m.Name
+	}
+	return out
+}
+
+func lookupMagic(name string) (magicDoc, bool) {
+	for _, m := range magicTable() {
+		if m.Name == name {
+			return m, true
+		}
+	}
+	return magicDoc{}, false
+}
+
+const helpIntro = "KernelScope cells hold CUDA C++ (or PTX after %%ptx). Lines starting with % are magics: " +
+	"a cell of magics only sets the defaults for later cells; magics in a code cell apply to that cell only."
+
+// HelpText is %help as plain text.
+func HelpText() string {
+	var b strings.Builder
+	b.WriteString(helpIntro)
+	b.WriteString("\n\n")
+	w := 0
+	for _, m := range magicTable() {
+		w = max(w, len(m.Name))
+	}
+	for _, m := range magicTable() {
+		b.WriteString(m.Name)
+		b.WriteString(strings.Repeat(" ", w-len(m.Name)+2))
+		b.WriteString(m.Summary)
+		b.WriteString("\n")
+		b.WriteString(strings.Repeat(" ", w+2))
+		b.WriteString("e.g. ")
+		b.WriteString(m.Syntax)
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// HelpHTML is %help as a self-contained HTML table.
+func HelpHTML() string {
+	var b strings.Builder
+	b.WriteString(`<div class="kernelscope-help" style="font-family:sans-serif;font-size:13px"><p>`)
+	b.WriteString(html.EscapeString(helpIntro))
+	b.WriteString(`</p><table style="border-collapse:collapse"><tr><th style="text-align:left;padding:2px 8px">magic</th>` +
+		`<th style="text-align:left;padding:2px 8px">example</th><th style="text-align:left;padding:2px 8px">what it does</th></tr>`)
+	for _, m := range magicTable() {
+		b.WriteString(`<tr><td style="padding:2px 8px"><code>`)
+		b.WriteString(html.EscapeString(m.Name))
+		b.WriteString(`</code></td><td style="padding:2px 8px"><code>`)
+		b.WriteString(html.EscapeString(m.Syntax))
+		b.WriteString(`</code></td><td style="padding:2px 8px">`)
+		b.WriteString(html.EscapeString(m.Summary))
+		b.WriteString("</td></tr>")
+	}
+	b.WriteString("</table></div>")
+	return b.String()
+}

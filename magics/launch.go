@@ -1,0 +1,306 @@
+package magics
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// MaxElements is the largest buffer an initialiser may ask for.
+const MaxElements = 1 << 26
+
+// ElemTypes lists the buffer element type suffixes, e.g. rand(1000):f64.
+func ElemTypes() []string {
+	return []string{"i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f16", "bf16", "f32", "f64"}
+}
+
+// InitFuncs lists the buffer initialisers of %launch.
+func InitFuncs() []string { return []string{"zeros", "ones", "arange", "rand", "fill", "file"} }
+
+var scalarRE = regexp.MustCompile(`^[+-]?(?:0[xX][0-9a-fA-F]+|[0-9]+\.?[0-9]*(?:[eE][+-]?[0-9]+)?|\.[0-9]+(?:[eE][+-]?[0-9]+)?)[fFuUlL]*$`)
+
+// launchParser is a small recursive-descent parser over one %launch argument string.
+type launchParser struct {
+	s   string
+	pos int
+}
+
+func (p *launchParser) skip() {
+	for p.pos < len(p.s) && (p.s[p.pos] == ' ' || p.s[p.pos] == '\t') {
+		p.pos++
+	}
+}
+
+func (p *launchParser) errf(format string, a ...any) error {
+	return &Error{Magic: "%launch", Msg: fmt.Sprintf(format, a...)}
+}
+
+func (p *launchParser) found() string {
+	if p.pos >= len(p.s) {
+		return "end of line"
+	}
+	rest := p.s[p.pos:]
+	if len(rest) > 20 {
+		rest = rest[:20] + "..."
+	}
+	return strconv.Quote(rest)
+}
+
+func (p *launchParser) ident() string {
+	p.skip()
+	start := p.pos
+	for p.pos < len(p.s) {
+		c := p.s[p.pos]
+		if c == '_' || isLetter(c) || (p.pos > start && c >= '0' && c <= '9') {
+			p.pos++
+			continue
+		}
+		break
+	}
+	return p.s[start:p.pos]
+}
+
+func (p *launchParser) eat(c byte) bool {
+	p.skip()
+	if p.pos < len(p.s) && p.s[p.pos] == c {
+		p.pos++
+		return true
+	}
+	return false
+}
+
+// token reads up to the next top-level ',' or ')' and returns it trimmed.
+func (p *launchParser) token() string {
+	p.skip()
+	start := p.pos
+	for p.pos < len(p.s) && p.s[p.pos] != ',' && p.s[p.pos] != ')' && p.s[p.pos] != '(' {
+		p.pos++
+	}
+	return strings.TrimSpace(p.s[start:p.pos])
+}
+
+// ParseLaunch reads the argument of %launch (and of `kernelscope run --launch`):
+// NAME(a=rand(1000), b=zeros(1000):f32, n=1000, alpha=2.5f) or NAME(rand(8), 8).
+func ParseLaunch(s string) (*Launch, error) {
+	p := &launchParser{s: strings.TrimSpace(s)}
+	name := p.ident()
+	if name == "" {
+		return nil, p.errf("expected a kernel name like vector_add(a=rand(1000), n=1000), found %s", p.found())
+	}
+	l := &Launch{Kernel: name}
+	if !p.eat('(') {
+		p.skip()
+		if p.pos >= len(p.s) {
+			return l, nil // NAME alone: automatic arguments
+		}
+		return nil, p.errf("expected ( after the kernel name %s, found %s", name, p.found())
+	}
+	if p.eat(')') {
+		return l, p.end()
+	}
+	seen := map[string]bool{}
+	named := 0
+	for {
+		a, err := p.arg()
+		if err != nil {
+			return nil, err
+		}
+		if a.Name != "" {
+			if seen[a.Name] {
+				return nil, p.errf("argument %s is given twice", a.Name)
+			}
+			seen[a.Name] = true
+			named++
+		}
+		l.Args = append(l.Args, a)
+		if p.eat(',') {
+			continue
+		}
+		if p.eat(')') {
+			break
+		}
+		return nil, p.errf("expected , or ) after argument %d, found %s", len(l.Args), p.found())
+	}
+	if named != 0 && named != len(l.Args) {
+		return nil, p.errf("name every argument (a=..., n=...) or none")
+	}
+	return l, p.end()
+}
+
+func (p *launchParser) end() error {
+	p.skip()
+	if p.pos < len(p.s) {
+		return p.errf("unexpected %s after the closing )", p.found())
+	}
+	return nil
+}
+
+// arg reads [name =] (init | scalar).
+func (p *launchParser) arg() (Arg, error) {
+	var a Arg
+	save := p.pos
+	id := p.ident()
+	if id != "" && p.eat('=') {
+		a.Name = id
+		save = p.pos
+		id = p.ident()
+	}
+	if id != "" && p.eat('(') {
+		in, err := p.init(id)
+		if err != nil {
+			return a, err
+		}
+		a.Init = in
+		return a, nil
+	}
+	p.pos = save
+	tok := p.token()
+	if !scalarRE.MatchString(tok) {
+		what := "argument"
+		if a.Name != "" {
+			what = a.Name
+		}
+		return a, p.errf("%s: expected a buffer initialiser (%s) or a number like 1000, -3, 0x10 or 2.5f, found %q",
+			what, strings.Join(InitFuncs(), ", "), tok)
+	}
+	a.Scalar = tok
+	return a, nil
+}
+
+// init reads the parameters of an initialiser after "func(" and an optional :type.
+func (p *launchParser) init(fn string) (*Init, error) {
+	in := &Init{Func: fn}
+	var params []string
+	if fn == "file" {
+		p.skip()
+		if p.pos >= len(p.s) || p.s[p.pos] != '"' {
+			return nil, p.errf(`file() expects a quoted path like file("data.bin"), found %s`, p.found())
+		}
+		end := p.pos + 1
+		for end < len(p.s) && p.s[end] != '"' {
+			if p.s[end] == '\\' {
+				end++
+			}
+			end++
+		}
+		if end >= len(p.s) {
+			return nil, p.errf("file(): unterminated string")
+		}
+		path, err := strconv.Unquote(p.s[p.pos : end+1])
+		if err != nil || path == "" {
+			return nil, p.errf("file(): bad path %s", p.s[p.pos:end+1])
+		}
+		in.Path = path
+		p.pos = end + 1
+		if !p.eat(')') {
+			return nil, p.errf("file() takes one path, found %s", p.found())
+		}
+	} else {
+		if !p.eat(')') {
+			for {
+				tok := p.token()
+				if tok == "" {
+					return nil, p.errf("%s(): expected a number, found %s", fn, p.found())
+				}
+				params = append(params, tok)
+				if p.eat(',') {
+					continue
+				}
+				if p.eat(')') {
+					break
+				}
+				return nil, p.errf("%s(): expected , or ), found %s", fn, p.found())
+			}
+		}
+		if err := p.initParams(in, params); err != nil {
+			return nil, err
+		}
+	}
+	if p.eat(':') {
+		t := p.ident()
+		ok := false
+		for _, v := range ElemTypes() {
+			if v == t {
+				ok = true
+			}
+		}
+		if !ok {
+			return nil, p.errf("unknown element type %q; valid choices: %s", t, strings.Join(ElemTypes(), " "))
+		}
+		in.Type = t
+	}
+	return in, nil
+}
+
+func (p *launchParser) initParams(in *Init, params []string) error {
+	usage := map[string]string{
+		"zeros": "zeros(n)", "ones": "ones(n)", "arange": "arange(n)",
+		"rand": "rand(n[, lo, hi[, seed]])", "fill": "fill(n, v)",
+	}
+	u, ok := usage[in.Func]
+	if !ok {
+		return p.errf("unknown initialiser %s(); valid choices: %s", in.Func, strings.Join(InitFuncs(), ", "))
+	}
+	want := map[string][]int{"zeros": {1}, "ones": {1}, "arange": {1}, "rand": {1, 3, 4}, "fill": {2}}[in.Func]
+	okCount := false
+	for _, w := range want {
+		if len(params) == w {
+			okCount = true
+		}
+	}
+	if !okCount {
+		return p.errf("%s: expected %s, found %d parameters", in.Func, u, len(params))
+	}
+	n, err := parseCount(params[0])
+	if err != nil {
+		return p.errf("%s: %v", u, err)
+	}
+	in.N = n
+	switch in.Func {
+	case "rand":
+		if len(params) >= 3 {
+			lo, err1 := parseNumber(params[1])
+			hi, err2 := parseNumber(params[2])
+			if err1 != nil || err2 != nil || lo > hi {
+				return p.errf("%s: lo and hi must be numbers with lo <= hi, found %s, %s", u, params[1], params[2])
+			}
+			in.Lo, in.Hi, in.HasRange = lo, hi, true
+		}
+		if len(params) == 4 {
+			seed, err := strconv.ParseInt(params[3], 0, 64)
+			if err != nil {
+				return p.errf("%s: seed must be an integer, found %q", u, params[3])
+			}
+			in.Seed, in.HasSeed = seed, true
+		}
+	case "fill":
+		if !scalarRE.MatchString(params[1]) {
+			return p.errf("%s: v must be a number, found %q", u, params[1])
+		}
+		in.Fill = params[1]
+	}
+	return nil
+}
+
+func parseCount(s string) (int, error) {
+	v, err := parseNumber(s)
+	if err != nil || v < 1 || v != math.Trunc(v) || v > MaxElements {
+		return 0, fmt.Errorf("n must be a whole number from 1 to %d, found %q", MaxElements, s)
+	}
+	return int(v), nil
+}
+
+func parseNumber(s string) (float64, error) {
+	t := strings.TrimRight(s, "fF")
+	if strings.HasPrefix(t, "0x") || strings.HasPrefix(t, "0X") || strings.HasPrefix(t, "-0x") {
+		v, err := strconv.ParseInt(t, 0, 64)
+		return float64(v), err
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+		return 0, fmt.Errorf("not a finite number: %q", s)
+	}
+	return v, nil
+}

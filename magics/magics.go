@@ -1,0 +1,524 @@
+// Package magics implements KernelScope's cell language: the % magics of a
+// notebook cell (DESIGN.md, "The cell language"), the help text, and the words
+// offered by completion and inspection.
+//
+// A cell is CUDA unless its first line is %%ptx. A line whose first non-blank
+// characters are % and a letter is a magic. A cell of magics only changes the
+// kernel's defaults for later cells; magics in a code cell apply to that cell.
+package magics
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/kernelscope/kernelscope/gpu/analysis"
+	"github.com/kernelscope/kernelscope/gpu/arch"
+	"github.com/kernelscope/kernelscope/gpu/toolchain"
+	"github.com/kernelscope/kernelscope/samples"
+)
+
+// Kind is what a cell holds.
+type Kind int
+
+// The kinds of cell.
+const (
+	CUDA   Kind = iota // CUDA C++ source
+	PTX                // PTX source (a %%ptx cell)
+	Config             // magics only: changes the defaults
+)
+
+// String names the kind.
+func (k Kind) String() string {
+	switch k {
+	case CUDA:
+		return "cuda"
+	case PTX:
+		return "ptx"
+	case Config:
+		return "config"
+	}
+	return "kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Launch chooses the kernel and its arguments (%launch); it is the analysis pipeline's type.
+type Launch = analysis.Launch
+
+// Arg is one %launch argument: a buffer initialiser or a scalar literal.
+type Arg = analysis.Arg
+
+// Init is a buffer initialiser such as rand(1000, 0, 1, 7):f32.
+type Init = analysis.Init
+
+// Trace selects what the stepping widget records (%trace).
+type Trace = analysis.TraceSpec
+
+// Sections lists the output sections %show and %hide name, in display order.
+func Sections() []string {
+	return []string{"source", "ptx", "sass", "memory", "occupancy", "timeline", "trace", "hints", "outputs"}
+}
+
+// Spec is what one cell asks for: its code and every setting in force for it.
+type Spec struct {
+	Kind     Kind
+	Source   string // the code with every magic line replaced by an empty line
+	Arch     string
+	Grid     [3]int // zero = automatic
+	Block    [3]int // zero = automatic
+	Launch   *Launch
+	Compiler string
+	Flags    []string
+	Trace    Trace
+	Show     map[string]bool // section -> shown
+	Budget   int64
+	Timing   bool
+
+	Sample      string // %sample NAME
+	ListSamples bool   // %samples
+	Help        bool   // %help
+	LsMagic     bool   // %lsmagic
+	Compare     []string
+	Compared    bool // %compare was given (with zero or two names)
+	Name        string
+}
+
+// Error is a bad magic: its cell line (1-based; 0 when not from a cell), the magic and the cause.
+type Error struct {
+	Line  int
+	Magic string
+	Msg   string
+}
+
+// Error formats as `cell line 3: %grid: expected ...`.
+func (e *Error) Error() string {
+	var b strings.Builder
+	if e.Line > 0 {
+		fmt.Fprintf(&b, "cell line %d: ", e.Line)
+	}
+	if e.Magic != "" {
+		b.WriteString(e.Magic)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// DefaultBudget is the default number of thread-instructions a launch may simulate.
+const DefaultBudget = 2_000_000_000
+
+// MaxBudget is the largest %budget accepted.
+const MaxBudget = 1_000_000_000_000_000
+
+// defaults are the settings magic-only cells change.
+type defaults struct {
+	arch     string
+	grid     [3]int
+	block    [3]int
+	launch   *Launch
+	compiler string
+	flags    []string
+	trace    Trace
+	show     map[string]bool
+	budget   int64
+	timing   bool
+}
+
+// State holds the kernel's defaults between cells. It is not safe for concurrent use.
+type State struct {
+	d defaults
+}
+
+// NewState returns the initial defaults: sm_80, automatic grid and block and
+// arguments, compiler auto, every section shown, budget 2e9, timing on,
+// trace block 0, warps 0-1, 5000 steps.
+func NewState() *State {
+	show := map[string]bool{}
+	for _, s := range Sections() {
+		show[s] = true
+	}
+	return &State{d: defaults{
+		arch: "sm_80", compiler: "auto", trace: Trace{Block: 0, WarpLo: 0, WarpHi: 1, Steps: 5000},
+		show: show, budget: DefaultBudget, timing: true,
+	}}
+}
+
+func (d defaults) clone() defaults {
+	c := d
+	c.flags = append([]string(nil), d.flags...)
+	c.show = make(map[string]bool, len(d.show))
+	for k, v := range d.show {
+		c.show[k] = v
+	}
+	if d.launch != nil {
+		l := *d.launch
+		l.Args = append([]Arg(nil), d.launch.Args...)
+		for i := range l.Args {
+			if in := l.Args[i].Init; in != nil {
+				cp := *in
+				l.Args[i].Init = &cp
+			}
+		}
+		c.launch = &l
+	}
+	return c
+}
+
+// magicLine reports whether a line is a magic: % then a letter, after blanks.
+func magicLine(line string) bool {
+	t := strings.TrimLeft(line, " \t")
+	return len(t) >= 2 && t[0] == '%' && (isLetter(t[1]) || t[1] == '%')
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// splitLines splits a cell into lines without their line endings.
+func splitLines(cell string) []string {
+	cell = strings.ReplaceAll(cell, "\r\n", "\n")
+	return strings.Split(cell, "\n")
+}
+
+// Parse reads one cell. Magic-only cells update the defaults (except the
+// one-shot magics %sample, %samples, %help, %lsmagic, %compare and %name);
+// magics in a code cell apply to that cell only. On error the defaults are unchanged.
+func (s *State) Parse(cell string) (*Spec, error) {
+	lines := splitLines(cell)
+	d := s.d.clone()
+	spec := &Spec{Kind: CUDA}
+	out := make([]string, len(lines))
+	hasCode := false
+	first := true
+	for i, line := range lines {
+		n := i + 1
+		trimmed := strings.TrimSpace(line)
+		if trimmed == "" {
+			out[i] = line
+			continue
+		}
+		if strings.HasPrefix(trimmed, "%%") {
+			name := strings.Fields(trimmed)[0]
+			if name != "%%ptx" {
+				return nil, &Error{Line: n, Magic: name, Msg: "unknown cell magic; the only cell magic is %%ptx"}
+			}
+			if !first {
+				return nil, &Error{Line: n, Magic: "%%ptx", Msg: "must be the first line of the cell"}
+			}
+			if rest := strings.TrimSpace(strings.TrimPrefix(trimmed, "%%ptx")); rest != "" {
+				return nil, &Error{Line: n, Magic: "%%ptx", Msg: fmt.Sprintf("takes no arguments, found %q", rest)}
+			}
+			spec.Kind = PTX
+			first = false
+			continue
+		}
+		first = false
+		if !magicLine(line) {
+			out[i] = line
+			hasCode = true
+			continue
+		}
+		if err := applyMagic(n, trimmed, &d, spec); err != nil {
+			return nil, err
+		}
+	}
+	spec.Source = strings.Join(out, "\n")
+	if !hasCode && spec.Kind != PTX {
+		spec.Kind = Config
+	}
+	if spec.Kind == Config {
+		s.d = d.clone()
+	}
+	spec.Arch, spec.Grid, spec.Block, spec.Launch = d.arch, d.grid, d.block, d.launch
+	spec.Compiler, spec.Flags, spec.Trace, spec.Show = d.compiler, d.flags, d.trace, d.show
+	spec.Budget, spec.Timing = d.budget, d.timing
+	return spec, nil
+}
+
+// applyMagic applies one magic line to the settings d and the one-shot fields of spec.
+func applyMagic(n int, line string, d *defaults, spec *Spec) error {
+	name, arg := line, ""
+	if i := strings.IndexAny(line, " \t"); i >= 0 {
+		name, arg = line[:i], strings.TrimSpace(line[i+1:])
+	}
+	fail := func(format string, a ...any) error {
+		return &Error{Line: n, Magic: name, Msg: fmt.Sprintf(format, a...)}
+	}
+	noArg := func() error {
+		if arg != "" {
+			return fail("takes no arguments, found %q", arg)
+		}
+		return nil
+	}
+	switch name {
+	case "%arch":
+		names := arch.Names()
+		for _, a := range names {
+			if a == arg {
+				d.arch = arg
+				return nil
+			}
+		}
+		return fail("unknown architecture %q; valid choices: %s", arg, strings.Join(names, ", "))
+	case "%grid", "%block":
+		dims, err := ParseDims(arg)
+		if err != nil {
+			return fail("%v", err)
+		}
+		if name == "%grid" {
+			if err := checkGrid(dims); err != nil {
+				return fail("%v", err)
+			}
+			d.grid = dims
+		} else {
+			if err := checkBlock(dims); err != nil {
+				return fail("%v", err)
+			}
+			d.block = dims
+		}
+	case "%launch":
+		l, err := ParseLaunch(arg)
+		if err != nil {
+			var me *Error
+			if ok := asError(err, &me); ok {
+				me.Line = n
+				return me
+			}
+			return fail("%v", err)
+		}
+		d.launch = l
+	case "%compiler":
+		switch arg {
+		case "auto", "clang", "nvcc":
+			d.compiler = arg
+		default:
+			return fail("unknown compiler %q; valid choices: auto, clang, nvcc", arg)
+		}
+	case "%flags":
+		flags := strings.Fields(arg)
+		if err := toolchain.CheckFlags(flags); err != nil {
+			return fail("%v", err)
+		}
+		d.flags = flags
+	case "%trace":
+		t, err := parseTrace(arg, d.trace)
+		if err != nil {
+			return fail("%v", err)
+		}
+		d.trace = t
+	case "%show", "%hide":
+		secs, err := parseSections(arg)
+		if err != nil {
+			return fail("%v", err)
+		}
+		for _, s := range secs {
+			d.show[s] = name == "%show"
+		}
+	case "%budget":
+		b, err := parseBudget(arg)
+		if err != nil {
+			return fail("%v", err)
+		}
+		d.budget = b
+	case "%timing":
+		switch arg {
+		case "on":
+			d.timing = true
+		case "off":
+			d.timing = false
+		default:
+			return fail("expected on or off, found %q", arg)
+		}
+	case "%sample":
+		if arg == "" {
+			return fail("expected a sample name; valid choices: %s", strings.Join(sampleNames(), ", "))
+		}
+		if _, ok := samples.Get(arg); !ok {
+			return fail("unknown sample %q; valid choices: %s", arg, strings.Join(sampleNames(), ", "))
+		}
+		spec.Sample = arg
+	case "%samples":
+		if err := noArg(); err != nil {
+			return err
+		}
+		spec.ListSamples = true
+	case "%help":
+		if err := noArg(); err != nil {
+			return err
+		}
+		spec.Help = true
+	case "%lsmagic":
+		if err := noArg(); err != nil {
+			return err
+		}
+		spec.LsMagic = true
+	case "%compare":
+		f := strings.Fields(arg)
+		if len(f) != 0 && len(f) != 2 {
+			return fail("expected no names (the last two reports) or two report names, found %q", arg)
+		}
+		for _, x := range f {
+			if !validName(x) {
+				return fail("%q is not a report name (letters, digits, _ . -)", x)
+			}
+		}
+		spec.Compare, spec.Compared = f, true
+	case "%name":
+		if !validName(arg) {
+			return fail("expected a report name of letters, digits, _ . or -, found %q", arg)
+		}
+		spec.Name = arg
+	default:
+		return fail("unknown magic; valid magics: %s", strings.Join(Names(), " "))
+	}
+	return nil
+}
+
+func asError(err error, target **Error) bool {
+	e, ok := err.(*Error)
+	if ok {
+		*target = e
+	}
+	return ok
+}
+
+func sampleNames() []string {
+	var n []string
+	for _, s := range samples.List() {
+		n = append(n, s.Name)
+	}
+	return n
+}
+
+func validName(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(isLetter(c) || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// ParseDims reads 1 to 3 positive integers like "4", "4,2", "4x2" or "4, 2, 1";
+// "auto" gives zeros (automatic).
+func ParseDims(s string) ([3]int, error) {
+	var dims [3]int
+	if s == "auto" {
+		return dims, nil
+	}
+	bad := fmt.Errorf("expected 1-3 positive integers like 4, 4,2 or 4x2 (or auto), found %q", s)
+	parts := strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == 'x' || r == 'X' })
+	if len(parts) < 1 || len(parts) > 3 || strings.HasSuffix(s, ",") || strings.HasPrefix(s, ",") || strings.Contains(s, ",,") {
+		return dims, bad
+	}
+	for i := range dims {
+		dims[i] = 1
+	}
+	for i, p := range parts {
+		v, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil || v <= 0 {
+			return dims, bad
+		}
+		dims[i] = v
+	}
+	return dims, nil
+}
+
+// checkGrid enforces CUDA's grid limits: x < 2^31, y and z <= 65535.
+func checkGrid(g [3]int) error {
+	if g == [3]int{} {
+		return nil
+	}
+	if g[0] > 1<<31-1 || g[1] > 65535 || g[2] > 65535 {
+		return fmt.Errorf("grid %dx%dx%d exceeds CUDA's limits (x < 2^31, y and z <= 65535)", g[0], g[1], g[2])
+	}
+	return nil
+}
+
+// checkBlock enforces CUDA's block limits: x, y <= 1024, z <= 64, at most 1024 threads.
+func checkBlock(b [3]int) error {
+	if b == [3]int{} {
+		return nil
+	}
+	if b[0] > 1024 || b[1] > 1024 || b[2] > 64 || b[0]*b[1]*b[2] > 1024 {
+		return fmt.Errorf("block %dx%dx%d exceeds CUDA's limits (x, y <= 1024, z <= 64, at most 1024 threads)", b[0], b[1], b[2])
+	}
+	return nil
+}
+
+// MaxTraceSteps is the largest steps= %trace accepts.
+const MaxTraceSteps = 1_000_000
+
+func parseTrace(arg string, t Trace) (Trace, error) {
+	if strings.TrimSpace(arg) == "" {
+		return t, fmt.Errorf("expected block=N warps=A-B steps=N (any of them), found nothing")
+	}
+	for _, f := range strings.Fields(arg) {
+		k, v, ok := strings.Cut(f, "=")
+		if !ok {
+			return t, fmt.Errorf("expected key=value with keys block, warps, steps, found %q", f)
+		}
+		switch k {
+		case "block":
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				return t, fmt.Errorf("block= expects a non-negative linear block index, found %q", v)
+			}
+			t.Block = n
+		case "warps":
+			lo, hi, isRange := strings.Cut(v, "-")
+			a, err1 := strconv.Atoi(lo)
+			b := a
+			var err2 error
+			if isRange {
+				b, err2 = strconv.Atoi(hi)
+			}
+			if err1 != nil || err2 != nil || a < 0 || b < a || b > 31 {
+				return t, fmt.Errorf("warps= expects a warp index or range like 0-3 within a block (0-31), found %q", v)
+			}
+			t.WarpLo, t.WarpHi = a, b
+		case "steps":
+			n, err := strconv.Atoi(v)
+			if err != nil || n <= 0 || n > MaxTraceSteps {
+				return t, fmt.Errorf("steps= expects a positive integer up to %d, found %q", MaxTraceSteps, v)
+			}
+			t.Steps = n
+		default:
+			return t, fmt.Errorf("unknown key %q; valid keys: block, warps, steps", k)
+		}
+	}
+	return t, nil
+}
+
+func parseSections(arg string) ([]string, error) {
+	valid := Sections()
+	if strings.TrimSpace(arg) == "all" {
+		return valid, nil
+	}
+	parts := strings.FieldsFunc(arg, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
+	if len(parts) == 0 {
+		return nil, fmt.Errorf("expected section names; valid choices: %s, all", strings.Join(valid, ", "))
+	}
+	for _, p := range parts {
+		ok := false
+		for _, v := range valid {
+			if p == v {
+				ok = true
+			}
+		}
+		if !ok {
+			return nil, fmt.Errorf("unknown section %q; valid choices: %s, all", p, strings.Join(valid, ", "))
+		}
+	}
+	return parts, nil
+}
+
+func parseBudget(arg string) (int64, error) {
+	v, err := strconv.ParseFloat(strings.ReplaceAll(arg, "_", ""), 64)
+	if err != nil || math.IsNaN(v) || v < 1 || v > MaxBudget || v != math.Trunc(v) {
+		return 0, fmt.Errorf("expected a positive whole number of thread-instructions up to 1e15, like 2e9 or 500000, found %q", arg)
+	}
+	return int64(v), nil
+}

@@ -1,0 +1,293 @@
+// Drives notebooks/tour.ipynb in headless Chromium: first live in a classic
+// Jupyter Notebook server (Run All through the KernelScope kernel), then the
+// nbconvert HTML export of the notebook it executed, opened from disk.
+// Started by scripts/browser_test.sh, which provides (environment):
+//   KS_URL        http://127.0.0.1:PORT     the notebook server
+//   KS_TOKEN      its token
+//   KS_NBDIR      the server's notebook directory (a temporary copy of notebooks/)
+//   KS_SHOTS      where the screenshots go (build/screenshots)
+//   KS_PYTHON     the python that has nbconvert (/usr/bin/python3)
+//   KS_CHROMIUM   the browser (/usr/bin/chromium)
+// Prints one line per check and "N passed, M failed"; exits 1 on any failure.
+import { chromium } from "playwright-core";
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+const env = (k, d) => process.env[k] || d;
+const URL_ = env("KS_URL");
+const TOKEN = env("KS_TOKEN");
+const NBDIR = env("KS_NBDIR");
+const SHOTS = env("KS_SHOTS", "build/screenshots");
+const PY = env("KS_PYTHON", "/usr/bin/python3");
+const CHROMIUM = env("KS_CHROMIUM", "/usr/bin/chromium");
+const NOTEBOOK = env("KS_NOTEBOOK", "tour.ipynb");
+// Screenshots of the tour are live-report.png, …; of another notebook NAME-live-report.png, ….
+const SHOT_PREFIX = NOTEBOOK === "tour.ipynb" ? "" : NOTEBOOK.replace(/\.ipynb$/, "") + "-";
+if (!URL_ || !TOKEN || !NBDIR) {
+  console.error("KS_URL, KS_TOKEN and KS_NBDIR must be set (run scripts/browser_test.sh)");
+  process.exit(2);
+}
+
+let passed = 0, failed = 0;
+function check(ok, what, detail) {
+  if (ok) passed++; else failed++;
+  console.log(`${ok ? "ok  " : "FAIL"} ${what}${detail !== undefined && !ok ? " — " + detail : ""}`);
+  return ok;
+}
+
+// The sections a cell's report must show: all of them, minus what its own
+// %hide / %show lines take away (applied in order, as the kernel does).
+const ALL = ["hints", "source", "memory", "occupancy", "timeline", "trace", "outputs"];
+const MAGIC_SECTIONS = ["source", "ptx", "sass", "memory", "occupancy", "timeline", "trace", "hints", "outputs"];
+function expectedSections(src) {
+  const shown = new Map(MAGIC_SECTIONS.map((s) => [s, true]));
+  for (const line of src.split("\n")) {
+    const m = line.trim().match(/^%(show|hide)\s+(.*)$/);
+    if (!m) continue;
+    const names = m[2].trim() === "all" ? MAGIC_SECTIONS : m[2].split(/[\s,]+/).filter(Boolean);
+    for (const n of names) shown.set(n, m[1] === "show");
+  }
+  return ALL.filter((s) => (s === "source" ? shown.get("source") || shown.get("ptx") || shown.get("sass") : shown.get(s)));
+}
+const isCudaCell = (src) => /__global__|^\s*%%ptx|^\s*%sample\s+\w/m.test(src);
+
+// Reads every report of the page: its sections and whether it has a widget.
+async function reportsOf(scope) {
+  return scope.locator(".ks-report").evaluateAll((els) =>
+    els.map((e) => ({
+      id: e.id,
+      summary: !!e.querySelector(".ks-summary"),
+      sections: Array.from(e.querySelectorAll(":scope > details.ks-section")).map((d) => d.dataset.section),
+      steps: Number((e.querySelector(".ks-widget") || { dataset: {} }).dataset.steps || 0),
+    })));
+}
+
+// Steps the first widget with recorded steps: the step input advances by one
+// per click (and per → key), and the highlighted PTX line is the one the trace
+// data names for that step, moving at least once.
+// The widget checked is the one whose trace shows the most divergence (steps
+// with a partial active mask): the tour's %trace cell.
+async function checkWidget(page, where) {
+  const all = page.locator(".ks-report").filter({ has: page.locator(".ks-widget .ks-next") }).filter({ has: page.locator(".ks-trace-data") });
+  if (NOTEBOOK !== "tour.ipynb" && await all.count() === 0) {
+    console.log(`${where}: no report shows a trace widget in ${NOTEBOOK}; widget checks skipped`);
+    return;
+  }
+  if (!check(await all.count() > 0, `${where}: a report with a trace widget`)) return;
+  const partial = await all.evaluateAll((els) => els.map((r) => JSON.parse(r.querySelector(".ks-trace-data").textContent).steps
+    .filter((s) => (s.m >>> 0) !== 0xffffffff && s.m !== 0).length));
+  const best = partial.indexOf(Math.max(...partial));
+  const report = all.nth(best);
+  await report.evaluate((r) => {
+    r.querySelectorAll("details.ks-trace, details.ks-source").forEach((d) => { d.open = true; });
+  });
+  // The PTX line is highlighted when the PTX column is shown; otherwise the CUDA line.
+  const ptxShown = await report.evaluate((r) => r.querySelector(".ks-ptx") !== null);
+  const kind = ptxShown ? "PTX" : "CUDA";
+  const steps = await report.evaluate((r, p) => JSON.parse(r.querySelector(".ks-trace-data").textContent).steps
+    .map((s) => (p ? s.pl : s.cl)), ptxShown);
+  check(steps.length > 3, `${where}: trace has more than 3 steps`, `${steps.length}`);
+  const state = () => report.evaluate((r, p) => ({
+    step: Number(r.querySelector("input.ks-step").value),
+    cur: p ? Array.from(r.querySelectorAll(".ks-ptx .ks-ln.ks-cur")).map((e) => Number(e.dataset.pl))
+      : Array.from(r.querySelectorAll(".ks-cuda .ks-ln.ks-cur")).map((e) => Number(e.dataset.cl)),
+    lanes: r.querySelectorAll(".ks-lanes .ks-lane").length,
+  }), ptxShown);
+  const matches = (cur, want) => (want ? cur.length === 1 && cur[0] === want : cur.length === 0);
+  let s = await state();
+  check(s.step === 1, `${where}: widget starts at step 1`, `step ${s.step}`);
+  check(s.lanes === 32, `${where}: 32 lane cells drawn`, `${s.lanes}`);
+  check(matches(s.cur, steps[0]), `${where}: step 1 highlights ${kind} line ${steps[0]}`, JSON.stringify(s.cur));
+  const first = s.cur[0];
+  let moved = false, okSteps = true, okLines = true;
+  // Enough clicks for the line to move: CUDA lines span several PTX instructions.
+  const clicks = Math.min(ptxShown ? 6 : 20, steps.length - 1);
+  for (let i = 1; i <= clicks; i++) {
+    await report.locator(".ks-next").click();
+    s = await state();
+    if (s.step !== i + 1) okSteps = false;
+    if (!matches(s.cur, steps[i])) okLines = false;
+    if (s.cur[0] !== first) moved = true;
+  }
+  check(okSteps, `${where}: ▶| advanced the step ${clicks} times by one`, `now ${s.step}`);
+  check(okLines, `${where}: the highlighted ${kind} line follows the trace data`, `step ${s.step} highlights ${JSON.stringify(s.cur)}, data says ${steps[s.step - 1]}`);
+  check(moved, `${where}: the highlighted ${kind} line moved`);
+  await report.locator(".ks-widget").focus();
+  if (s.step < steps.length) {
+    await page.keyboard.press("ArrowRight");
+    const k = await state();
+    check(k.step === s.step + 1, `${where}: → key advances the step`, `${s.step} -> ${k.step}`);
+  } else {
+    await page.keyboard.press("ArrowLeft");
+    const k = await state();
+    check(k.step === s.step - 1, `${where}: ← key steps back (at the last step)`, `${s.step} -> ${k.step}`);
+  }
+  // Screenshot at the first step where the warp runs with part of its lanes.
+  const div = await report.evaluate((r) => JSON.parse(r.querySelector(".ks-trace-data").textContent).steps
+    .findIndex((s) => (s.m >>> 0) !== 0xffffffff && s.m !== 0));
+  if (div >= 0) {
+    await report.locator("input.ks-step").fill(String(div + 1));
+    await report.locator("input.ks-step").dispatchEvent("change");
+    const d = await state();
+    check(d.step === div + 1 && matches(d.cur, steps[div]), `${where}: typing step ${div + 1} jumps there`, JSON.stringify(d));
+  }
+  await report.locator(".ks-widget").scrollIntoViewIfNeeded();
+  await report.locator("details.ks-trace").screenshot({ path: path.join(SHOTS, `${SHOT_PREFIX}${where}-widget.png`) });
+}
+
+// Screenshot of the report with the most hints, whole (no output scrolling).
+async function shootReport(page, name) {
+  const reps = page.locator(".ks-report").filter({ has: page.locator(".ks-summary") });
+  const hints = await reps.evaluateAll((els) => els.map((e) => e.querySelectorAll(".ks-hint").length));
+  const r = reps.nth(hints.indexOf(Math.max(...hints)));
+  // The classic notebook scrolls inside #site under a fixed header: make the
+  // window tall enough for the whole report, then put the report in view.
+  const vp = page.viewportSize();
+  const box = await r.boundingBox();
+  await page.setViewportSize({ width: vp.width, height: Math.min(8000, Math.ceil(box.height) + 400) });
+  await page.waitForTimeout(300);
+  await r.evaluate((e) => e.scrollIntoView({ block: "end" }));
+  await r.screenshot({ path: path.join(SHOTS, SHOT_PREFIX + name) });
+  await page.setViewportSize(vp);
+}
+
+async function main() {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), "ks-chromium-"));
+  const ctx = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1400, height: 1000 },
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  // Nothing leaves the machine: only the local server and files load.
+  await ctx.route(/^https?:\/\//, (route) => {
+    const u = new URL(route.request().url());
+    return u.hostname === "127.0.0.1" ? route.continue() : route.abort();
+  });
+  try {
+    await live(ctx);
+    await exported(ctx);
+  } finally {
+    await ctx.close();
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+let liveReports = [];
+
+async function live(ctx) {
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(`${URL_}/notebooks/${NOTEBOOK}?token=${TOKEN}`);
+  await page.waitForFunction(() => window.Jupyter && Jupyter.notebook && Jupyter.notebook.kernel &&
+    Jupyter.notebook.kernel.is_connected() && Jupyter.notebook.kernel.info_reply &&
+    Jupyter.notebook.kernel.info_reply.implementation !== undefined, null, { timeout: 60000 });
+  const info = await page.evaluate(() => Jupyter.notebook.kernel.info_reply);
+  check(info.implementation === "kernelscope" || /kernelscope/i.test(JSON.stringify(info)), "live: the KernelScope kernel answered kernel_info", JSON.stringify(info).slice(0, 200));
+
+  // Run All, from clean outputs. The classic notebook aborts the rest of a Run All
+  // at an error (stop_on_error), so after a cell tagged raises-exception the
+  // run resumes below it; an error anywhere else is a failure.
+  await page.evaluate(() => { Jupyter.notebook.clear_all_output(); Jupyter.notebook.execute_all_cells(); });
+  const t0 = Date.now();
+  for (let round = 0; round < 10; round++) {
+    await page.waitForFunction(() => {
+      const cells = Jupyter.notebook.get_cells().filter((c) => c.cell_type === "code");
+      return !cells.some((c) => c.input_prompt_number === "*") &&
+        document.querySelector("#kernel_indicator_icon.kernel_idle_icon") !== null;
+    }, null, { timeout: 240000, polling: 250 });
+    const next = await page.evaluate(() => {
+      const cells = Jupyter.notebook.get_cells();
+      for (let i = 0; i < cells.length; i++) {
+        const c = cells[i];
+        if (c.cell_type === "code" && typeof c.input_prompt_number !== "number") return i;
+      }
+      return -1;
+    });
+    if (next < 0) break;
+    await page.evaluate((i) => Jupyter.notebook.execute_cells(Array.from({ length: Jupyter.notebook.ncells() - i }, (_, k) => i + k)), next);
+    await page.waitForTimeout(300);
+  }
+  console.log(`live: cells ran in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+
+  const cells = await page.evaluate(() => Jupyter.notebook.get_cells().map((c, i) => ({
+    i, type: c.cell_type, src: c.get_text(), tags: (c.metadata.tags || []),
+    prompt: c.cell_type === "code" ? c.input_prompt_number : null,
+    error: c.cell_type === "code" ? c.output_area.outputs.filter((o) => o.output_type === "error").map((o) => o.ename + ": " + o.evalue).join("; ") : "",
+  })));
+  const code = cells.filter((c) => c.type === "code");
+  check(code.every((c) => typeof c.prompt === "number"), `live: all ${code.length} code cells executed`,
+    code.filter((c) => typeof c.prompt !== "number").map((c) => c.i).join(","));
+  for (const c of code) {
+    const raises = c.tags.includes("raises-exception");
+    if (raises) check(c.error !== "", `live: cell ${c.i} (raises-exception) shows its error`, "no error output");
+    else check(c.error === "", `live: cell ${c.i} has no error`, c.error.slice(0, 300));
+  }
+  // Every CUDA cell's report and its sections.
+  const cellEls = page.locator("#notebook-container > .cell");
+  for (const c of code) {
+    if (!isCudaCell(c.src) || c.tags.includes("raises-exception")) continue;
+    const reps = await reportsOf(cellEls.nth(c.i));
+    if (!check(reps.length === 1, `live: cell ${c.i} has one report`, `${reps.length}`)) continue;
+    const want = expectedSections(c.src);
+    const missing = want.filter((s) => !reps[0].sections.includes(s));
+    check(reps[0].summary && missing.length === 0, `live: cell ${c.i} report shows summary + ${want.join(", ")}`,
+      `missing ${missing.join(", ")}; has ${reps[0].sections.join(", ")}`);
+  }
+  const compare = code.filter((c) => /^\s*%compare\b/m.test(c.src));
+  for (const c of compare) {
+    const n = await cellEls.nth(c.i).locator(".ks-report table tr").count();
+    check(n > 5, `live: cell ${c.i} (%compare) shows the comparison table`, `${n} rows`);
+  }
+  liveReports = await reportsOf(page);
+  const ids = liveReports.map((r) => r.id);
+  check(ids.length > 0 && new Set(ids).size === ids.length, `live: ${ids.length} reports, ids unique`);
+  await page.evaluate(() => Jupyter.notebook.get_cells().forEach((c) => { if (c.output_area) c.output_area.unscroll_area(); }));
+  await shootReport(page, "live-report.png");
+  await checkWidget(page, "live");
+  check(errors.length === 0, "live: no JavaScript errors on the page", errors.join(" | ").slice(0, 500));
+
+  await page.evaluate(() => Jupyter.notebook.save_notebook());
+  await page.waitForFunction(() => !Jupyter.notebook.dirty, null, { timeout: 30000 });
+  await page.close();
+}
+
+async function exported(ctx) {
+  const nb = path.join(NBDIR, NOTEBOOK);
+  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), "ks-export-"));
+  execFileSync(PY, ["-m", "nbconvert", "--to", "html", "--output-dir", outDir, nb], { stdio: ["ignore", "ignore", "pipe"] });
+  const html = path.join(outDir, NOTEBOOK.replace(/\.ipynb$/, ".html"));
+  check(fs.existsSync(html), "export: nbconvert wrote the HTML", html);
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(pathToFileURL(html).href, { waitUntil: "load" });
+  const reps = await reportsOf(page);
+  check(reps.length === liveReports.length, `export: ${reps.length} reports (live page: ${liveReports.length})`);
+  const same = reps.length === liveReports.length && reps.every((r, i) => r.sections.join() === liveReports[i].sections.join());
+  check(same, "export: every report has the same sections as on the live page");
+  const ids = reps.map((r) => r.id);
+  check(new Set(ids).size === ids.length, "export: report ids unique");
+  // The nbconvert template's MathJax loader (blocked: no network) leaves a message box; not ours.
+  await page.evaluate(() => { const m = document.getElementById("MathJax_Message"); if (m) m.remove(); });
+  await shootReport(page, "export-report.png");
+  await checkWidget(page, "export");
+  check(errors.length === 0, "export: no JavaScript errors on the page", errors.join(" | ").slice(0, 500));
+  await page.close();
+  fs.rmSync(outDir, { recursive: true, force: true });
+}
+
+main().then(() => {
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed === 0 ? 0 : 1);
+}, (err) => {
+  console.error(err);
+  console.log(`${passed} passed, ${failed + 1} failed`);
+  process.exit(1);
+});
