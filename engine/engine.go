@@ -111,32 +111,53 @@ func (e *Engine) Execute(ctx context.Context, req kernel.ExecuteRequest, out ker
 		}
 	}
 
-	// Progress: after half a second, show a progress display, later replaced by the report.
+	// Progress: a launch still running after half a second gets a progress
+	// display, refreshed every quarter second and replaced by the report.
 	displayID := uuid.NewString()
-	var progMu sync.Mutex
-	shown := false
+	var (
+		progMu sync.Mutex
+		latest analysis.Progress
+	)
 	start := time.Now()
-	last := time.Time{}
 	areq.Progress = func(p analysis.Progress) {
 		progMu.Lock()
-		defer progMu.Unlock()
-		if time.Since(start) < 500*time.Millisecond || time.Since(last) < 250*time.Millisecond {
-			return
-		}
-		last = time.Now()
-		b := progressBundle(p)
-		if !shown {
-			shown = true
-			_ = pub.display(b, displayID)
-		} else {
-			_ = pub.update(b, displayID)
-		}
+		latest = p
+		progMu.Unlock()
 	}
+	done := make(chan struct{})
+	shownCh := make(chan bool, 1)
+	go func() {
+		shown := false
+		defer func() { shownCh <- shown }()
+		wait := time.NewTimer(500 * time.Millisecond)
+		defer wait.Stop()
+		select {
+		case <-done:
+			return
+		case <-wait.C:
+		}
+		tick := time.NewTicker(250 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			progMu.Lock()
+			p := latest
+			progMu.Unlock()
+			p.Elapsed = time.Since(start)
+			if !shown {
+				shown = pub.display(progressBundle(p), displayID) == nil
+			} else {
+				_ = pub.update(progressBundle(p), displayID)
+			}
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
 	rep, runErr := analysis.Run(ctx, areq)
-	progMu.Lock()
-	wasShown := shown
-	shown = true // no progress updates after this point
-	progMu.Unlock()
+	close(done)
+	wasShown := <-shownCh
 	if rep != nil && (runErr == nil || rep.PTX != "") {
 		rep.Name = spec.Name
 		if spec.Sample == "" && rep.Source != "" {
@@ -159,7 +180,7 @@ func (e *Engine) Execute(ctx context.Context, req kernel.ExecuteRequest, out ker
 			e.keep(rep)
 		}
 	} else if wasShown {
-		_ = pub.update(map[string]any{render.MIMEText: "failed"}, displayID)
+		_ = pub.update(map[string]any{render.MIMEText: "the launch did not complete (see the error below)"}, displayID)
 	}
 	if runErr != nil {
 		if ctx.Err() != nil {
@@ -214,6 +235,9 @@ func progressBundle(p analysis.Progress) map[string]any {
 	}
 	text := fmt.Sprintf("simulating: %.0f%% of blocks (%d/%d), %d thread-instructions, %.1fs",
 		pct, p.BlocksDone, p.BlocksTotal, p.ThreadInstructions, p.Elapsed.Seconds())
+	if p.BlocksTotal == 0 {
+		text = fmt.Sprintf("simulating: %.1fs (no block has finished yet)", p.Elapsed.Seconds())
+	}
 	h := fmt.Sprintf(`<div style="font-family:sans-serif;font-size:13px"><progress max="100" value="%.0f" style="width:240px"></progress> %s</div>`, pct, html.EscapeString(text))
 	return map[string]any{render.MIMEText: text, render.MIMEHTML: h}
 }

@@ -154,8 +154,9 @@ func TestInterruptStopsEndlessLoop(t *testing.T) {
 	e := New(t.TempDir(), nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
+	rec := &recorder{}
 	go func() {
-		done <- e.Execute(ctx, kernel.ExecuteRequest{Code: "%grid 1\n%block 32\n%budget 1e15\nextern \"C\" __global__ void spin(volatile int* a) {\n  while (a[0] == 0) { a[1]++; }\n}\n"}, &recorder{})
+		done <- e.Execute(ctx, kernel.ExecuteRequest{Code: "%grid 1\n%block 32\n%budget 1e15\nextern \"C\" __global__ void spin(volatile int* a) {\n  while (a[0] == 0) { a[1]++; }\n}\n"}, rec)
 	}()
 	time.Sleep(1500 * time.Millisecond)
 	start := time.Now()
@@ -168,6 +169,11 @@ func TestInterruptStopsEndlessLoop(t *testing.T) {
 		if d := time.Since(start); d > 2*time.Second {
 			t.Errorf("interrupt took %v", d)
 		}
+		rec.mu.Lock()
+		if len(rec.displays) == 0 || !strings.Contains(rec.displays[0][render.MIMEText].(string), "simulating") {
+			t.Errorf("a launch running for 1.5 s showed no progress display: %+v", rec.displays)
+		}
+		rec.mu.Unlock()
 	case <-time.After(20 * time.Second):
 		t.Fatal("the cell did not stop after the interrupt")
 	}

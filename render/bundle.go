@@ -51,7 +51,14 @@ func Bundle(rep *report.Report, opt Options) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	js, err := json.Marshal(rep)
+	jrep := rep
+	if !opt.shown("trace") && rep.Trace != nil {
+		// A hidden trace stays out of the JSON too: it is most of the report's size.
+		cp := *rep
+		cp.Trace = nil
+		jrep = &cp
+	}
+	js, err := json.Marshal(jrep)
 	if err != nil {
 		return nil, fmt.Errorf("encoding the report: %w", err)
 	}
@@ -64,8 +71,10 @@ func Bundle(rep *report.Report, opt Options) (map[string]any, error) {
 		MIMEText:   Text(rep),
 		MIMEReport: raw,
 	}
+	// The PNG goes in even when the section is hidden: front ends show the HTML,
+	// and consumers that cannot render HTML still get a picture.
 	for _, c := range charts {
-		if len(c.PNG) > 0 && opt.shown("occupancy") {
+		if len(c.PNG) > 0 {
 			b[MIMEPNG] = c.PNG
 			break
 		}

@@ -11,6 +11,7 @@ import (
 	"math"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/kernelscope/kernelscope/gpu/ptx"
@@ -256,7 +257,11 @@ func (w *htmlWriter) source(rep *report.Report, opt Options) {
 		w.printf(`</pre></div>`)
 	}
 	if rep.SASS != "" && opt.shown("sass") {
-		w.printf(`<div class="ks-col ks-sass"><div class="ks-colhead">SASS</div><pre class="ks-code">%s</pre></div>`, esc(rep.SASS))
+		w.printf(`<div class="ks-col ks-sass"><div class="ks-colhead">SASS</div><pre class="ks-code">`)
+		for _, l := range sassLines(rep.SASS) {
+			w.printf(`<div class="ks-ln" data-cl="%d"><span class="ks-src">%s</span></div>`, l.cudaLine, esc(l.text))
+		}
+		w.printf(`</pre></div>`)
 	}
 	w.printf(`</div><p class="ks-dim ks-small">Hover or click a line to see its partners. The bar before each line is its share of thread executions; hover it for the counters.</p>`)
 	w.end()
@@ -483,7 +488,7 @@ func (w *htmlWriter) trace(rep *report.Report) error {
 		return fmt.Errorf("encoding the trace: %w", err)
 	}
 	w.printf(`<div class="ks-widget" data-steps="%d">`, len(rep.Trace.Steps))
-	w.printf(`<div class="ks-controls"><button class="ks-first" title="first step (Home)">⏮</button><button class="ks-prev" title="step back (←)">◀</button><button class="ks-play" title="play / pause (space)">▶</button><button class="ks-next" title="step forward (→)">▶|</button><button class="ks-last" title="last step (End)">⏭</button> step <input class="ks-step" type="number" min="1" value="1"> of %d <span class="ks-dim">· block %d, warps %s</span>`,
+	w.printf(`<div class="ks-controls"><button class="ks-first" title="first step (Home)">|&lt;</button><button class="ks-prev" title="step back (←)">&lt;</button><button class="ks-play" title="play / pause (space)">play</button><button class="ks-next" title="step forward (→)">&gt;</button><button class="ks-last" title="last step (End)">&gt;|</button> step <input class="ks-step" type="number" min="1" value="1"> of %d <span class="ks-dim">· block %d, warps %s</span>`,
 		len(rep.Trace.Steps), rep.Trace.Block, esc(intsText(rep.Trace.Warps)))
 	if rep.Trace.Truncated {
 		w.printf(` <span class="ks-dim">(recording stopped at the step limit)</span>`)
@@ -534,4 +539,46 @@ func (w *htmlWriter) outputs(rep *report.Report) {
 		w.printf(`</table>`)
 	}
 	w.end()
+}
+
+// sassLine is one line of a SASS listing with the CUDA line it came from (0 when unknown).
+type sassLine struct {
+	text     string
+	cudaLine int
+}
+
+var (
+	sassFileLineRE = regexp.MustCompile(`^\s*//## File "[^"]*", line (\d+)`)
+	sassEncodingRE = regexp.MustCompile(`^\s*/\* 0x[0-9a-f]+ \*/\s*$`)
+	sassInstRE     = regexp.MustCompile(`^\s*/\*[0-9a-f]{4,}\*/`)
+)
+
+// sassLines prepares a listing for the SASS column: nvdisasm's `//## File ..., line N`
+// comments give the CUDA line of the instructions after them (and are dropped);
+// cuobjdump's encoding-only lines are dropped, and so are the encodings at line ends.
+func sassLines(listing string) []sassLine {
+	var out []sassLine
+	cur := 0
+	for _, l := range strings.Split(strings.TrimRight(listing, "\n"), "\n") {
+		if m := sassFileLineRE.FindStringSubmatch(l); m != nil {
+			cur, _ = strconv.Atoi(m[1])
+			continue
+		}
+		if sassEncodingRE.MatchString(l) {
+			continue
+		}
+		cl := 0
+		if sassInstRE.MatchString(l) {
+			cl = cur
+			if i := strings.LastIndex(l, "/* 0x"); i > 0 {
+				l = strings.TrimRight(l[:i], " ")
+			}
+		} else if strings.TrimSpace(l) == "" {
+			continue
+		} else {
+			cur = 0
+		}
+		out = append(out, sassLine{text: l, cudaLine: cl})
+	}
+	return out
 }

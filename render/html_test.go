@@ -127,3 +127,30 @@ func TestHidingSections(t *testing.T) {
 		t.Error("shown section missing")
 	}
 }
+
+// TestSASSLinesCarryCUDALines: nvdisasm's line comments link SASS instructions to CUDA lines.
+func TestSASSLinesCarryCUDALines(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(golden, "sass", "vector_add.sm_90.nvdisasm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	byLine := map[string]int{}
+	for _, l := range sassLines(string(b)) {
+		if strings.Contains(l.text, "ISETP.GE.AND") || strings.Contains(l.text, "FADD") || strings.Contains(l.text, "S2R R0") {
+			byLine[strings.Fields(l.text)[1]] = l.cudaLine
+		}
+	}
+	// The listing's own comments say: S2R at line 3, ISETP and FADD at line 4.
+	if byLine["S2R"] != 3 || byLine["ISETP.GE.AND"] != 4 || byLine["FADD"] != 4 {
+		t.Fatalf("CUDA lines of SASS instructions: %v", byLine)
+	}
+	c, err := os.ReadFile(filepath.Join(golden, "sass", "vector_add.sm_90.sass"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range sassLines(string(c)) {
+		if strings.Contains(l.text, "/* 0x") {
+			t.Fatalf("encoding left in %q", l.text)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/kernelscope/kernelscope/gpu/report"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -273,5 +274,47 @@ func TestPlantedProblemsFound(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("reduce_interleaved: want a divergence warning on line %d, got %+v", ifLine, hs)
+	}
+}
+
+// TestGoldenOutputsFromClangPTX compiles every golden source with clang for
+// each architecture and checks the launch gives the H200's bytes.
+func TestGoldenOutputsFromClangPTX(t *testing.T) {
+	if _, err := exec.LookPath("clang-19"); err != nil {
+		if os.Getenv("KS_REQUIRE_TOOLS") != "" || os.Getenv("CI") != "" {
+			t.Fatal("clang-19 is required here but not installed")
+		}
+		t.Skip("no clang-19")
+	}
+	for _, arch := range []string{"sm_75", "sm_80", "sm_86", "sm_89", "sm_90"} {
+		for _, c := range loadCases(t) {
+			t.Run(arch+"/"+c.Name, func(t *testing.T) {
+				src := readGolden(t, c.Source)
+				l := launchOf(c)
+				for i := range l.Args {
+					l.Args[i].Name = c.Args[i].Name
+				}
+				rep, err := Run(context.Background(), Request{
+					Source: []byte(src), SourceFile: filepath.Base(c.Source), Arch: arch, Compiler: "clang",
+					Launch: l, Grid: c.Grid, Block: c.Block, BaseDir: golden,
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				outs := map[string]report.Output{}
+				for _, o := range rep.Outputs {
+					outs[o.Name] = o
+				}
+				for _, a := range c.Args {
+					if a.Output == "" {
+						continue
+					}
+					want := readGolden(t, a.Output)
+					if got, ok := outs[a.Name]; !ok || string(got.Bytes) != want {
+						t.Errorf("%s differs from the H200's output", a.Name)
+					}
+				}
+			})
+		}
 	}
 }

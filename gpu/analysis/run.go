@@ -18,7 +18,7 @@ type Request struct {
 	Source     []byte // CUDA or PTX text
 	SourceFile string // "cell.cu" in a notebook, the file name for `run`
 	IsPTX      bool
-	Cell       bool // a notebook cell: messages say "cell line N" rather than "file:N"
+	Cell       bool   // a notebook cell: messages say "cell line N" rather than "file:N"
 	Arch       string // "sm_80" when empty
 	Compiler   string // auto, clang, nvcc
 	Prebuilt   []byte // PTX to use instead of compiling (bundled samples where no compiler exists)

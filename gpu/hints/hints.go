@@ -6,6 +6,7 @@ package hints
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/kernelscope/kernelscope/gpu/arch"
 	"github.com/kernelscope/kernelscope/gpu/report"
@@ -107,9 +108,9 @@ func memoryRules(rep *report.Report) []report.Hint {
 			if sev != "" {
 				out = append(out, report.Hint{
 					Severity: sev, Category: "memory", Rule: "uncoalesced-global",
-					Message:  fmt.Sprintf("Uncoalesced global %s: each warp request touches %.1f× the sectors it needs (%.0f%% efficiency). Make consecutive threads access consecutive addresses.", opWord(m.Op), r, 100/r),
+					Message:  fmt.Sprintf("Uncoalesced global %s: each warp request touches %s× the sectors it needs (%.0f%% efficiency). Make consecutive threads access consecutive addresses.", opWord(m.Op), times(r), 100/r),
 					Evidence: fmt.Sprintf("%.1f sectors per request, ideal %.1f", float64(g.sectors)/float64(g.requests), float64(g.ideal)/float64(g.requests)),
-					Gain:     fmt.Sprintf("up to %.1f× less memory traffic on this line", r),
+					Gain:     fmt.Sprintf("up to %s× less memory traffic on this line", times(r)),
 					CUDALine: m.CUDALine, PTXLine: m.PTXLine,
 				})
 			}
@@ -126,9 +127,9 @@ func memoryRules(rep *report.Report) []report.Hint {
 			if sev != "" {
 				out = append(out, report.Hint{
 					Severity: sev, Category: "memory", Rule: "shared-bank-conflict",
-					Message:  fmt.Sprintf("Shared-memory bank conflicts on this %s: %.1f-way on average. Pad the array (e.g. [32][33]) or change the index so lanes of a warp use different banks.", opWord(m.Op), r),
+					Message:  fmt.Sprintf("Shared-memory bank conflicts on this %s: %s-way on average. Pad the array (e.g. [32][33]) or change the index so lanes of a warp use different banks.", opWord(m.Op), times(r)),
 					Evidence: fmt.Sprintf("%d wavefronts, ideal %d", g.wavefronts, g.idealWaves),
-					Gain:     fmt.Sprintf("up to %.1f× fewer shared-memory wavefronts on this line", r),
+					Gain:     fmt.Sprintf("up to %s× fewer shared-memory wavefronts on this line", times(r)),
 					CUDALine: m.CUDALine, PTXLine: m.PTXLine,
 				})
 			}
@@ -160,6 +161,11 @@ func divergenceRule(rep *report.Report) []report.Hint {
 		if f <= divergenceWarning {
 			continue
 		}
+		// A branch that splits a warp about once per block (if (t == 0) ...)
+		// costs next to nothing; flag only branches that keep splitting warps.
+		if blocks := rep.Grid[0] * rep.Grid[1] * rep.Grid[2]; blocks > 0 && l.DivergentBranches <= int64(blocks) {
+			continue
+		}
 		out = append(out, report.Hint{
 			Severity: Warning, Category: "divergence", Rule: "warp-divergence",
 			Message:  fmt.Sprintf("Warp divergence: %.0f%% of this branch's executions split the warp, so both paths run one after the other with lanes idle. Make the condition uniform across a warp (e.g. index by warp, not by thread).", 100*f),
@@ -187,8 +193,8 @@ func launchRules(rep *report.Report, spec *arch.Spec) []report.Hint {
 		if blocks < spec.SMs {
 			out = append(out, report.Hint{
 				Severity: Info, Category: "launch", Rule: "grid-too-small",
-				Message:  fmt.Sprintf("The grid has %d blocks for the %d SMs of a %s: %d SMs stay idle. Real workloads want many blocks per SM.", blocks, spec.SMs, spec.Part, spec.SMs-blocks),
-				Evidence: fmt.Sprintf("%d blocks, %d SMs", blocks, spec.SMs),
+				Message:  fmt.Sprintf("The grid has %s for the %d SMs of the reference part (%s): %d SMs stay idle. Real workloads want many blocks per SM.", plural(blocks, "block"), spec.SMs, spec.Part, spec.SMs-blocks),
+				Evidence: fmt.Sprintf("%s, %d SMs", plural(blocks, "block"), spec.SMs),
 			})
 		} else if rep.Occupancy != nil && rep.Occupancy.ActiveBlocksPerSM > 0 {
 			wave := spec.SMs * rep.Occupancy.ActiveBlocksPerSM
@@ -259,4 +265,19 @@ func joinOr(s []string) string {
 		out += " and " + x
 	}
 	return out
+}
+
+// plural formats a count with its noun ("1 block", "4 blocks").
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// times formats a ratio with up to two decimals and no trailing zeros (1.25, 8, 2.5).
+func times(r float64) string {
+	s := fmt.Sprintf("%.2f", r)
+	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	return s
 }

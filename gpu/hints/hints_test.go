@@ -57,7 +57,7 @@ func TestRules(t *testing.T) {
 		{"mildly uncoalesced", func(r *report.Report) { r.Memory.Instructions[0].Sectors = 40 }, "uncoalesced-global", Warning, 3, "5.0 sectors per request"},
 		{"32-way conflict", func(r *report.Report) { r.Memory.Instructions[1].Wavefronts = 256 }, "shared-bank-conflict", Critical, 4, "256 wavefronts, ideal 8"},
 		{"2-way conflict", func(r *report.Report) { r.Memory.Instructions[1].Wavefronts = 16 }, "shared-bank-conflict", Warning, 4, "16 wavefronts"},
-		{"divergence", func(r *report.Report) { r.Lines[0].DivergentBranches = 6 }, "warp-divergence", Warning, 5, "6 of 10"},
+		{"divergence", func(r *report.Report) { r.Lines[0].Branches, r.Lines[0].DivergentBranches = 1000, 600 }, "warp-divergence", Warning, 5, "600 of 1000"},
 		{"low occupancy", func(r *report.Report) {
 			r.Occupancy = &report.Occupancy{ActiveBlocksPerSM: 1, OccupancyPct: 12.5, LimitingFactors: []string{"registers"}}
 		}, "register-pressure", Critical, 0, "block of 256 threads"},
@@ -105,5 +105,18 @@ func TestUnrolledLineGivesOneHint(t *testing.T) {
 	hs := Analyze(r, nil)
 	if len(hs) != 1 || hs[0].CUDALine != 14 || hs[0].Evidence != "4096 wavefronts, ideal 128" || hs[0].Severity != Critical {
 		t.Fatalf("want one critical hint on line 14 with summed evidence, got %+v", hs)
+	}
+}
+
+// TestOneSplitPerBlockIsSilent: a branch that splits one warp once per block (if (t == 0)) is not worth a hint.
+func TestOneSplitPerBlockIsSilent(t *testing.T) {
+	r := clean()
+	r.Lines[0].Branches, r.Lines[0].DivergentBranches = 264, 264
+	if hs := Analyze(r, nil); len(hs) != 0 {
+		t.Fatalf("expected no hints, got %+v", hs)
+	}
+	r.Lines[0].DivergentBranches, r.Lines[0].Branches = 265, 265
+	if hs := Analyze(r, nil); len(hs) != 1 {
+		t.Fatalf("expected a divergence hint, got %+v", hs)
 	}
 }

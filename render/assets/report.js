@@ -85,8 +85,8 @@
   }
   function q(c) { return root.querySelector(c); }
   function play() {
-    if (timer) { clearInterval(timer); timer = null; q(".ks-play").textContent = "▶"; return; }
-    q(".ks-play").textContent = "⏸";
+    if (timer) { clearInterval(timer); timer = null; q(".ks-play").textContent = "play"; return; }
+    q(".ks-play").textContent = "pause";
     timer = setInterval(function () { if (cur >= steps.length - 1) { play(); return; } show(cur + 1); }, 350);
   }
   q(".ks-first").addEventListener("click", function () { show(0); });
