@@ -258,7 +258,7 @@ func (w *htmlWriter) source(rep *report.Report, opt Options) {
 	}
 	if rep.SASS != "" && opt.shown("sass") {
 		w.printf(`<div class="ks-col ks-sass"><div class="ks-colhead">SASS</div><pre class="ks-code">`)
-		for _, l := range sassLines(rep.SASS) {
+		for _, l := range sassLines(rep.SASS, rep.SourceFile) {
 			w.printf(`<div class="ks-ln" data-cl="%d"><span class="ks-src">%s</span></div>`, l.cudaLine, esc(l.text))
 		}
 		w.printf(`</pre></div>`)
@@ -488,7 +488,7 @@ func (w *htmlWriter) trace(rep *report.Report) error {
 		return fmt.Errorf("encoding the trace: %w", err)
 	}
 	w.printf(`<div class="ks-widget" data-steps="%d">`, len(rep.Trace.Steps))
-	w.printf(`<div class="ks-controls"><button class="ks-first" title="first step (Home)">|&lt;</button><button class="ks-prev" title="step back (←)">&lt;</button><button class="ks-play" title="play / pause (space)">play</button><button class="ks-next" title="step forward (→)">&gt;</button><button class="ks-last" title="last step (End)">&gt;|</button> step <input class="ks-step" type="number" min="1" value="1"> of %d <span class="ks-dim">· block %d, warps %s</span>`,
+	w.printf(`<div class="ks-controls"><button class="ks-first" title="first step (Home)">|&lt;</button><button class="ks-prev" title="step back (←)">&lt;</button><button class="ks-play" title="play / pause (space)">play</button><button class="ks-next" title="step forward (→)">&gt;</button><button class="ks-last" title="last step (End)">&gt;|</button> step <input class="ks-step" type="number" min="1" value="1"> of %d · next at PTX line <input class="ks-goline" type="number" min="1" placeholder="line"> <span class="ks-dim">· block %d, warps %s</span>`,
 		len(rep.Trace.Steps), rep.Trace.Block, esc(intsText(rep.Trace.Warps)))
 	if rep.Trace.Truncated {
 		w.printf(` <span class="ks-dim">(recording stopped at the step limit)</span>`)
@@ -548,7 +548,7 @@ type sassLine struct {
 }
 
 var (
-	sassFileLineRE = regexp.MustCompile(`^\s*//## File "[^"]*", line (\d+)`)
+	sassFileLineRE = regexp.MustCompile(`^\s*//## File "([^"]*)", line (\d+)`)
 	sassEncodingRE = regexp.MustCompile(`^\s*/\* 0x[0-9a-f]+ \*/\s*$`)
 	sassInstRE     = regexp.MustCompile(`^\s*/\*[0-9a-f]{4,}\*/`)
 )
@@ -556,12 +556,17 @@ var (
 // sassLines prepares a listing for the SASS column: nvdisasm's `//## File ..., line N`
 // comments give the CUDA line of the instructions after them (and are dropped);
 // cuobjdump's encoding-only lines are dropped, and so are the encodings at line ends.
-func sassLines(listing string) []sassLine {
+// Lines of other files (headers inlined into the kernel) link to nothing;
+// file "" accepts every file.
+func sassLines(listing, file string) []sassLine {
 	var out []sassLine
 	cur := 0
 	for _, l := range strings.Split(strings.TrimRight(listing, "\n"), "\n") {
 		if m := sassFileLineRE.FindStringSubmatch(l); m != nil {
-			cur, _ = strconv.Atoi(m[1])
+			cur = 0
+			if file == "" || m[1] == file || strings.HasSuffix(m[1], "/"+file) {
+				cur, _ = strconv.Atoi(m[2])
+			}
 			continue
 		}
 		if sassEncodingRE.MatchString(l) {

@@ -135,7 +135,7 @@ func TestSASSLinesCarryCUDALines(t *testing.T) {
 		t.Fatal(err)
 	}
 	byLine := map[string]int{}
-	for _, l := range sassLines(string(b)) {
+	for _, l := range sassLines(string(b), "vector_add.cu") {
 		if strings.Contains(l.text, "ISETP.GE.AND") || strings.Contains(l.text, "FADD") || strings.Contains(l.text, "S2R R0") {
 			byLine[strings.Fields(l.text)[1]] = l.cudaLine
 		}
@@ -144,11 +144,16 @@ func TestSASSLinesCarryCUDALines(t *testing.T) {
 	if byLine["S2R"] != 3 || byLine["ISETP.GE.AND"] != 4 || byLine["FADD"] != 4 {
 		t.Fatalf("CUDA lines of SASS instructions: %v", byLine)
 	}
+	for _, l := range sassLines(string(b), "other.cu") {
+		if l.cudaLine != 0 {
+			t.Fatalf("a line of another file linked: %+v", l)
+		}
+	}
 	c, err := os.ReadFile(filepath.Join(golden, "sass", "vector_add.sm_90.sass"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, l := range sassLines(string(c)) {
+	for _, l := range sassLines(string(c), "") {
 		if strings.Contains(l.text, "/* 0x") {
 			t.Fatalf("encoding left in %q", l.text)
 		}

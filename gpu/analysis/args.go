@@ -348,6 +348,12 @@ func buildArgs(f *ptx.Func, cparams []cudaParam, launch *Launch, totalThreads in
 			continue
 		}
 		st := scalarType(p)
+		if cparams != nil {
+			// The CUDA declaration knows signedness and floatness better than .u32/.b32.
+			if e := cElem(cparams[i].ctype); e != "" && elemSizes[e] == p.Type.Size() {
+				st = e
+			}
+		}
 		var text string
 		auto := false
 		if g != nil {

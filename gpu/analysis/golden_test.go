@@ -318,3 +318,28 @@ func TestGoldenOutputsFromClangPTX(t *testing.T) {
 		}
 	}
 }
+
+// TestTraceCarriesCacheOutcome: the traced warps' global accesses show their L1/L2 hits and misses.
+func TestTraceCarriesCacheOutcome(t *testing.T) {
+	for _, c := range loadCases(t) {
+		if c.Name != "vector_add" {
+			continue
+		}
+		rep := runCase(t, c, "sm_90")
+		if rep.Trace == nil {
+			t.Fatal("no trace")
+		}
+		n := 0
+		for _, s := range rep.Trace.Steps {
+			if s.Mem != nil && s.Mem.Space == "global" {
+				n++
+				if !s.Mem.Cached || s.Mem.L1Hits+s.Mem.L1Misses == 0 {
+					t.Errorf("step at PTX line %d: no cache outcome: %+v", s.PTXLine, s.Mem)
+				}
+			}
+		}
+		if n != 3 { // warp 0 of block 0 loads a[i], b[i] and stores c[i] once each
+			t.Errorf("%d global steps traced, want 3", n)
+		}
+	}
+}

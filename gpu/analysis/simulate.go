@@ -101,6 +101,21 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 		Trace:    sim.TraceConfig{Block: tr.Block, WarpLo: tr.WarpLo, WarpHi: tr.WarpHi, MaxSteps: tr.Steps},
 		OnMemory: counter.Observe,
 	}
+	// The traced warps' accesses keep their cache outcome for the widget.
+	traced := map[int][]tracedAccess{}
+	if tr.Steps >= 0 {
+		limit := tr.Steps
+		if limit == 0 {
+			limit = sim.DefaultTraceSteps
+		}
+		cfg.OnMemory = func(a *mem.Access) {
+			if a.Block == tr.Block && a.Warp >= tr.WarpLo && a.Warp <= tr.WarpHi && len(traced[a.Warp]) < limit {
+				traced[a.Warp] = append(traced[a.Warp], tracedAccess{line: a.Line, outcome: counter.Record(a)})
+				return
+			}
+			counter.Observe(a)
+		}
+	}
 	start := time.Now()
 	if req.Progress != nil {
 		cfg.Progress = func(p sim.Progress) {
@@ -113,7 +128,7 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 	rep.Stats.WarpsPerBlock = (threadsPerBlock + 31) / 32
 	if res != nil {
 		rep.Simulated = true
-		fillFromResult(rep, mod, k, res, args, counter, userFile(req))
+		fillFromResult(rep, mod, k, res, args, counter, userFile(req), traced)
 	}
 	if simErr != nil {
 		return fail(simFailure(simErr, mod, userFile(req)), nil)
@@ -171,7 +186,7 @@ func occupancyReport(o occupancy.Result, regs, smem int) *report.Occupancy {
 }
 
 // fillFromResult copies the simulator's and memory model's numbers into the report.
-func fillFromResult(rep *report.Report, mod *ptx.Module, k *ptx.Func, res *sim.Result, args []launchArg, counter *mem.Counter, file string) {
+func fillFromResult(rep *report.Report, mod *ptx.Module, k *ptx.Func, res *sim.Result, args []launchArg, counter *mem.Counter, file string, traced map[int][]tracedAccess) {
 	rep.Stats.WarpInstructions = res.Stats.WarpInstructions
 	rep.Stats.ThreadInstructions = res.Stats.ThreadInstructions
 	rep.Stats.Branches = res.Stats.Branches
@@ -242,7 +257,7 @@ func fillFromResult(rep *report.Report, mod *ptx.Module, k *ptx.Func, res *sim.R
 	}
 	sort.Slice(rep.Lines, func(i, j int) bool { return rep.Lines[i].PTXLine < rep.Lines[j].PTXLine })
 	if res.Trace != nil {
-		rep.Trace = convertTrace(res.Trace, res, mod, file)
+		rep.Trace = convertTrace(res.Trace, res, mod, file, traced)
 	}
 }
 

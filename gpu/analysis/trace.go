@@ -53,8 +53,16 @@ func formatReg(bits uint64, t ptx.Type) string {
 	return strconv.FormatUint(bits&0xffffffff, 10)
 }
 
+// tracedAccess is the cache outcome of one memory access of a traced warp.
+type tracedAccess struct {
+	line    int
+	outcome mem.Outcome
+}
+
 // convertTrace turns the simulator's record into the widget's compact form.
-func convertTrace(t *sim.Trace, res *sim.Result, mod *ptx.Module, file string) *report.Trace {
+// traced holds, per warp and in execution order, the cache outcome of each of
+// its memory accesses; they are matched to the steps by PTX line.
+func convertTrace(t *sim.Trace, res *sim.Result, mod *ptx.Module, file string, traced map[int][]tracedAccess) *report.Trace {
 	types := regTypes(mod.Funcs...)
 	out := &report.Trace{Block: t.Block, Truncated: t.Truncated, Steps: make([]report.TraceStep, 0, len(t.Steps))}
 	for w := t.WarpLo; w <= t.WarpHi; w++ {
@@ -77,11 +85,28 @@ func convertTrace(t *sim.Trace, res *sim.Result, mod *ptx.Module, file string) *
 			}
 			ts.Writes = append(ts.Writes, tw)
 		}
+		var outcome *mem.Outcome
+		for q := traced[s.Warp]; len(q) > 0 && q[0].line == s.Line; q = traced[s.Warp] {
+			if outcome == nil {
+				o := q[0].outcome
+				outcome = &o
+			}
+			traced[s.Warp] = q[1:]
+		}
 		if len(s.Mem) > 0 {
 			ts.Mem = traceMem(&s.Mem[0])
+			if outcome != nil && (s.Mem[0].Space == "global" || s.Mem[0].Space == "local") {
+				ts.Mem.L1Hits, ts.Mem.L1Misses = outcome.L1Hits, outcome.L1Misses
+				ts.Mem.L2Hits, ts.Mem.L2Misses = outcome.L2Hits, outcome.L2Misses
+				ts.Mem.Cached = true
+			}
 		}
 		for _, e := range s.Stack {
-			ts.Stack = append(ts.Stack, report.StackEntry{Reconv: e.RPC, Line: lineOf(e.RPC), Mask: e.Mask})
+			rpc := e.RPC
+			if rpc < 0 {
+				rpc = -1
+			}
+			ts.Stack = append(ts.Stack, report.StackEntry{PC: e.PC, Line: lineOf(e.PC), Reconv: rpc, ReconvLine: lineOf(rpc), Mask: e.Mask})
 		}
 		if s.Barrier != nil {
 			ev := fmt.Sprintf("barrier %d: %d of %d threads arrived", s.Barrier.ID, s.Barrier.Arrived, s.Barrier.Expected)

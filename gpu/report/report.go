@@ -230,11 +230,21 @@ type TraceMem struct {
 	Wavefronts int      `json:"wf,omitempty"`
 	Sectors    int      `json:"sec,omitempty"`
 	Ideal      int      `json:"ideal,omitempty"`
+	// Cache outcome in sectors (global and local accesses).
+	Cached   bool `json:"cached,omitempty"`
+	L1Hits   int  `json:"l1h,omitempty"`
+	L1Misses int  `json:"l1m,omitempty"`
+	L2Hits   int  `json:"l2h,omitempty"`
+	L2Misses int  `json:"l2m,omitempty"`
 }
 
-// StackEntry is one SIMT-stack entry.
+// StackEntry is one SIMT-stack entry: lanes in Mask run from PC (PTX line
+// Line) until they reach Reconv (PTX line ReconvLine), where they meet the
+// lanes of the entries below.
 type StackEntry struct {
-	Reconv int    `json:"r"` // reconvergence PC (-1 = exit)
-	Line   int    `json:"l"` // its PTX line
-	Mask   uint32 `json:"m"`
+	PC         int    `json:"pc"`
+	Line       int    `json:"pl"`
+	Reconv     int    `json:"r"` // reconvergence PC (-1 = exit)
+	ReconvLine int    `json:"l"` // its PTX line
+	Mask       uint32 `json:"m"`
 }

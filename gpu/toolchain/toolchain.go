@@ -687,8 +687,17 @@ func compileNvcc(ctx context.Context, req Request, dir, srcName string, lookPath
 	if _, err := lookPath("cuobjdump"); err == nil {
 		cargs := NvccArgs("cubin", req.Arch, req.Flags, srcName, "out.cubin")
 		if _, err := run(ctx, dir, "nvcc", cargs...); err == nil {
-			if s, err := run(ctx, dir, "cuobjdump", "-sass", "out.cubin"); err == nil {
-				res.SASS = s
+			// nvdisasm -g keeps the CUDA line of each instruction ("//## File ..., line N"),
+			// which links SASS to the source in the report; cuobjdump -sass does not.
+			if _, err := lookPath("nvdisasm"); err == nil {
+				if s, err := run(ctx, dir, "nvdisasm", "-c", "-g", "out.cubin"); err == nil {
+					res.SASS = cleanPaths(s, dir, srcName, req.File)
+				}
+			}
+			if res.SASS == "" {
+				if s, err := run(ctx, dir, "cuobjdump", "-sass", "out.cubin"); err == nil {
+					res.SASS = s
+				}
 			}
 			if s, err := run(ctx, dir, "cuobjdump", "-res-usage", "out.cubin"); err == nil {
 				res.ResUsage = s

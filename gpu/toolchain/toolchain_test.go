@@ -469,6 +469,25 @@ esac
 			t.Errorf("no call %q in\n%s", want, calls)
 		}
 	}
+	// With nvdisasm present, the SASS comes from `nvdisasm -c -g`, which keeps CUDA lines.
+	nvdisasm := `#!/bin/sh
+echo "nvdisasm $*" >> ` + log + `
+echo '	//## File "'"$(pwd)"'/my.cu", line 1'
+echo "        /*0000*/                   MOV R1, c[0x0][0x28] ;"
+`
+	if err := os.WriteFile(filepath.Join(dir, "nvdisasm"), []byte(nvdisasm), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	res, err = Compile(context.Background(), Request{Source: "__global__ void k() {}\n", File: "my.cu", Arch: "sm_80"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.SASS, `//## File "my.cu", line 1`) || !strings.Contains(res.SASS, "MOV R1") {
+		t.Errorf("nvdisasm SASS %q (want the line comment with the display name, no temp path)", res.SASS)
+	}
+	if err := os.Remove(filepath.Join(dir, "nvdisasm")); err != nil {
+		t.Fatal(err)
+	}
 	_, err = Compile(context.Background(), Request{Source: "__global__ void k() {\n  BROKEN;\n}\n", Arch: "sm_80"})
 	var ce *CompileError
 	if !errors.As(err, &ce) || ce.Error() != `line 2:3: error: identifier "BROKEN" is undefined` {

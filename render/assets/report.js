@@ -45,17 +45,30 @@
     if (input) input.value = cur + 1;
     var s = steps[cur], h = [];
     h.push('<div><b>warp ' + s.w + '</b> · PC ' + s.pc + ' · PTX line ' + s.pl + (s.cl ? ' · CUDA line ' + s.cl : '') + ' · <code>' + esc(s.t) + '</code>' + (s.ev ? ' · <b>' + esc(s.ev) + '</b>' : '') + '</div>');
+    // Shared accesses: lanes whose bank also holds another word of this access conflict.
+    var conflict = {};
+    if (s.mem && s.mem.sp === "shared" && s.mem.u) {
+      var words = {};
+      for (var k = 0; k < 32; k++) {
+        if (!((s.m >>> k) & 1) || s.mem.u[k] < 0) continue;
+        var w = Math.floor(parseInt(s.mem.a[k], 16) / 4);
+        (words[s.mem.u[k]] = words[s.mem.u[k]] || {})[w] = true;
+      }
+      for (var k2 = 0; k2 < 32; k2++) if (s.mem.u[k2] >= 0 && Object.keys(words[s.mem.u[k2]] || {}).length > 1) conflict[k2] = true;
+    }
     h.push('<div class="ks-lanes">');
     for (var l = 0; l < 32; l++) {
       var on = (s.m >>> l) & 1, ex = (s.x >>> l) & 1;
       var cls = on ? "ks-lane ks-on" : (ex ? "ks-lane ks-exit" : "ks-lane");
       var style = "";
-      if (s.mem && on && s.mem.u && s.mem.u[l] >= 0) style = ' style="background:' + palette[s.mem.u[l] % palette.length] + '"';
+      if (s.mem && on && s.mem.u && s.mem.u[l] >= 0) style = ' style="background:' + palette[s.mem.u[l] % palette.length] + (conflict[l] ? ';outline:2px solid var(--ks-crit);outline-offset:-2px' : '') + '"';
       h.push('<div class="' + cls + '"' + style + ' title="lane ' + l + (on ? " active" : ex ? " exited" : " inactive") + (s.mem && s.mem.a ? " · " + s.mem.a[l] : "") + '">' + l + '</div>');
     }
-    h.push('</div><div class="ks-legend ks-dim"><span style="background:#16a34a"></span>active<span style="background:var(--ks-line)"></span>inactive<span style="border:1px dashed var(--ks-line)"></span>exited' + (s.mem ? ' · memory lanes coloured by ' + (s.mem.sp === "shared" ? "bank" : "sector") : '') + '</div>');
+    h.push('</div><div class="ks-legend ks-dim"><span style="background:#16a34a"></span>active<span style="background:var(--ks-line)"></span>inactive<span style="border:1px dashed var(--ks-line)"></span>exited' + (s.mem ? ' · memory lanes coloured by ' + (s.mem.sp === "shared" ? "bank (red outline: bank conflict)" : "sector") : '') + '</div>');
     if (s.mem) {
-      h.push('<div>' + esc(s.mem.sp) + ' access of ' + s.mem.b + ' bytes per lane' + (s.mem.sp === "shared" ? ' · ' + s.mem.wf + ' wavefront(s), ideal ' + s.mem.ideal : ' · ' + s.mem.sec + ' sector(s), ideal ' + s.mem.ideal) + '</div>');
+      var cache = s.mem.cached ? ' · L1: ' + (s.mem.l1h || 0) + ' sector hit(s), ' + (s.mem.l1m || 0) + ' miss(es) · L2: ' + (s.mem.l2h || 0) + ' hit(s), ' + (s.mem.l2m || 0) + ' miss(es)' : '';
+      var extra = s.mem.sp === "shared" ? (s.mem.wf > s.mem.ideal ? ' <b>(' + (s.mem.wf - s.mem.ideal) + ' bank-conflict wavefront(s))</b>' : '') : (s.mem.sec > s.mem.ideal ? ' <b>(' + (s.mem.sec - s.mem.ideal) + ' extra sector(s))</b>' : '');
+      h.push('<div>' + esc(s.mem.sp) + ' access of ' + s.mem.b + ' bytes per lane' + (s.mem.sp === "shared" ? ' · ' + s.mem.wf + ' wavefront(s), ideal ' + s.mem.ideal : ' · ' + s.mem.sec + ' sector(s), ideal ' + s.mem.ideal) + extra + cache + '</div>');
       h.push('<table class="ks-table"><tr><th>lane</th>');
       for (var a = 0; a < 32; a++) h.push('<th>' + a + '</th>');
       h.push('</tr><tr><td>' + (s.mem.sp === "shared" ? "bank" : "sector") + '</td>');
@@ -74,7 +87,10 @@
       h.push('</table>');
     }
     if (s.st && s.st.length) {
-      h.push('<div>SIMT stack: ' + s.st.map(function (e) { return 'reconverge at ' + (e.r < 0 ? "exit" : "PTX line " + e.l) + ' mask ' + hex(e.m); }).join(" → ") + '</div>');
+      h.push('<div>SIMT stack (top first):</div><table class="ks-table"><tr><th>lanes</th><th>next at</th><th>reconverge at</th></tr>' +
+        s.st.slice().reverse().map(function (e) {
+          return '<tr><td><code>' + hex(e.m) + '</code></td><td>PTX line ' + e.pl + '</td><td>' + (e.r < 0 ? "exit" : "PTX line " + e.l) + '</td></tr>';
+        }).join("") + '</table>');
     }
     view.innerHTML = h.join("");
     clear();
@@ -95,10 +111,24 @@
   q(".ks-last").addEventListener("click", function () { show(steps.length - 1); });
   q(".ks-play").addEventListener("click", play);
   if (input) input.addEventListener("change", function () { show(parseInt(input.value, 10) - 1); });
+  // Jump to the next step (after the current one, wrapping) that executes a PTX line.
+  var goline = q(".ks-goline");
+  function gotoLine(line) {
+    for (var d = 1; d <= steps.length; d++) {
+      var i = (cur + d) % steps.length;
+      if (steps[i].pl === line) { show(i); return true; }
+    }
+    return false;
+  }
+  if (goline) goline.addEventListener("change", function () {
+    if (!gotoLine(parseInt(goline.value, 10))) goline.setCustomValidity("no recorded step executes this line");
+    else goline.setCustomValidity("");
+    goline.reportValidity();
+  });
   var widget = q(".ks-widget");
   widget.tabIndex = 0;
   widget.addEventListener("keydown", function (ev) {
-    if (ev.target === input) return;
+    if (ev.target === input || ev.target === goline) return;
     if (ev.key === "ArrowRight") { show(cur + 1); ev.preventDefault(); }
     else if (ev.key === "ArrowLeft") { show(cur - 1); ev.preventDefault(); }
     else if (ev.key === "Home") { show(0); ev.preventDefault(); }

@@ -1,0 +1,57 @@
+#!/usr/bin/python3
+"""Checks executed notebooks: no error output except in cells tagged
+"raises-exception", and every CUDA or PTX cell answered with text/html, an
+image (image/png or image/svg+xml) and the JSON report.
+
+    /usr/bin/python3 tests/check_notebooks.py build/notebooks/*.ipynb
+
+Prints one line per problem and a summary "N passed, M failed" (one check per cell).
+"""
+import json
+import sys
+
+REPORT = "application/vnd.kernelscope.report+json"
+
+
+def is_code_cell(src):
+    """A cell that holds CUDA or PTX (not only magics)."""
+    lines = [l for l in src.splitlines() if l.strip()]
+    if not lines:
+        return False
+    if lines[0].startswith("%%ptx"):
+        return True
+    if any(l.lstrip().startswith("%sample ") for l in lines):
+        return True
+    return any(not l.lstrip().startswith("%") for l in lines)
+
+
+def main(paths):
+    passed = failed = 0
+    for path in paths:
+        nb = json.load(open(path))
+        for i, cell in enumerate(nb["cells"]):
+            if cell["cell_type"] != "code":
+                continue
+            src = "".join(cell["source"])
+            tags = cell.get("metadata", {}).get("tags", [])
+            outs = cell.get("outputs", [])
+            problems = []
+            errors = [o for o in outs if o["output_type"] == "error"]
+            if errors and "raises-exception" not in tags:
+                problems.append("error output: %s" % errors[0].get("evalue", "")[:200])
+            if is_code_cell(src) and "raises-exception" not in tags:
+                datas = [o.get("data", {}) for o in outs if o["output_type"] in ("display_data", "update_display_data", "execute_result")]
+                if not any("text/html" in d and REPORT in d and ("image/png" in d or "image/svg+xml" in d) for d in datas):
+                    problems.append("no display_data with text/html, an image and the JSON report")
+            if problems:
+                failed += 1
+                for p in problems:
+                    print("FAIL %s cell %d: %s" % (path, i, p))
+            else:
+                passed += 1
+    print("%d passed, %d failed" % (passed, failed))
+    return failed == 0
+
+
+if __name__ == "__main__":
+    sys.exit(0 if main(sys.argv[1:]) else 1)
