@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"github.com/kernelscope/kernelscope/gpu/report"
 	"strings"
-
 )
 
 // MIME types of a bundle.

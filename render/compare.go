@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"github.com/kernelscope/kernelscope/gpu/report"
 	"strings"
-
 )
 
 // Compare renders two reports side by side with the differences highlighted.
