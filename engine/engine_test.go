@@ -226,3 +226,29 @@ func TestCompleteByteOffsets(t *testing.T) {
 		t.Fatalf("ranges %d..%d and %d..%d (prefix %d bytes), matches %d/%d", s, end, s2, end2, len(pre), len(m), len(m2))
 	}
 }
+
+// TestSampleWithoutCompiler: %sample works where no compiler is installed, from the bundled PTX.
+func TestSampleWithoutCompiler(t *testing.T) {
+	t.Setenv("PATH", t.TempDir()) // no clang, no nvcc
+	e := New(t.TempDir(), nil)
+	r, err := run(t, e, "%sample vector_add")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.displays) != 1 {
+		t.Fatalf("expected one report, got %d displays", len(r.displays))
+	}
+	text := r.displays[0][render.MIMEText].(string)
+	if !strings.Contains(text, "vector_add") || !strings.Contains(text, "thread-instructions") {
+		t.Fatalf("report text: %s", text)
+	}
+	rep := r.displays[0][render.MIMEReport].(map[string]any)
+	if tc, _ := rep["toolchain"].(string); !strings.Contains(tc, "pre-built") {
+		t.Errorf("toolchain %q: the report must say the PTX was pre-built", tc)
+	}
+	// A CUDA cell without a compiler is a clear error saying what to install.
+	_, err = run(t, e, "__global__ void k(int* a) { a[0] = 1; }")
+	if err == nil || !strings.Contains(err.Error(), "clang") {
+		t.Errorf("expected an error naming the compiler to install, got %v", err)
+	}
+}
