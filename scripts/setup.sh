@@ -11,7 +11,10 @@ go build -o build/kernelscope .
 echo "==> installing the kernelspec"
 ./build/kernelscope install --user
 echo "==> executing notebooks/tour.ipynb through the KernelScope kernel"
-/usr/bin/python3 -m jupyter nbconvert --to html --execute notebooks/tour.ipynb \
-  --ExecutePreprocessor.kernel_name=kernelscope --ExecutePreprocessor.timeout=600 \
-  --output-dir build --output tour >/dev/null
+if ! /usr/bin/python3 -m nbconvert --to html --execute notebooks/tour.ipynb \
+    --ExecutePreprocessor.kernel_name=kernelscope --ExecutePreprocessor.timeout=600 \
+    --output-dir build --output tour >build/tour.log 2>&1; then
+  cat build/tour.log
+  exit 1
+fi
 echo "==> done: $(pwd)/build/tour.html"
