@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"github.com/kernelscope/kernelscope/gpu/report"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/kernelscope/kernelscope/gpu/arch"
@@ -237,7 +236,7 @@ func fillFromResult(rep *report.Report, mod *ptx.Module, k *ptx.Func, res *sim.R
 		}
 		if in := instAt[line]; in != nil {
 			row.CUDALine = cudaLine(mod, in.Loc, file)
-			row.Text = instText(in)
+			row.Text = in.Text()
 		}
 		mr.Instructions = append(mr.Instructions, row)
 		if ls := byLine[line]; ls != nil {
@@ -265,89 +264,6 @@ func fillFromResult(rep *report.Report, mod *ptx.Module, k *ptx.Func, res *sim.R
 func waste(m report.MemInstruction) float64 {
 	w := float64(m.Sectors-m.IdealSectors) + float64(m.Wavefronts-m.IdealWavefronts)
 	return w
-}
-
-// instText prints one instruction compactly.
-func instText(in *ptx.Inst) string {
-	var b strings.Builder
-	if in.Guard != "" {
-		b.WriteByte('@')
-		if in.GuardNeg {
-			b.WriteByte('!')
-		}
-		b.WriteString(in.Guard)
-		b.WriteByte(' ')
-	}
-	b.WriteString(in.Op)
-	for _, m := range in.Mods {
-		b.WriteByte('.')
-		b.WriteString(m)
-	}
-	for i, a := range in.Args {
-		if i == 0 {
-			b.WriteByte(' ')
-		} else {
-			b.WriteString(", ")
-		}
-		b.WriteString(operandText(a))
-	}
-	return b.String()
-}
-
-func operandText(a ptx.Operand) string {
-	var s string
-	switch a.Kind {
-	case ptx.OpReg, ptx.OpSym, ptx.OpLabel:
-		s = a.Name
-		if a.Comp != "" {
-			s += "." + a.Comp
-		}
-	case ptx.OpSpecial:
-		s = a.Name
-		if a.Comp != "" {
-			s += "." + a.Comp
-		}
-	case ptx.OpImm:
-		s = fmt.Sprint(a.Imm)
-	case ptx.OpFloat:
-		if a.FloatBits == 32 {
-			s = fmt.Sprintf("0f%08X", a.Bits)
-		} else {
-			s = fmt.Sprintf("0d%016X", a.Bits)
-		}
-	case ptx.OpAddr:
-		s = "[" + a.Name
-		if a.Imm != 0 || a.Name == "" {
-			if a.Name != "" && a.Imm >= 0 {
-				s += "+"
-			}
-			s += fmt.Sprint(a.Imm)
-		}
-		s += "]"
-	case ptx.OpVec, ptx.OpList, ptx.OpMask:
-		var parts []string
-		for _, e := range a.Elems {
-			parts = append(parts, operandText(e))
-		}
-		if a.Kind == ptx.OpVec {
-			s = "{" + strings.Join(parts, ", ") + "}"
-		} else {
-			s = "(" + strings.Join(parts, ", ") + ")"
-		}
-	case ptx.OpPair:
-		if len(a.Elems) == 2 {
-			s = operandText(a.Elems[0]) + "|" + operandText(a.Elems[1])
-		}
-	case ptx.OpSink:
-		s = "_"
-	}
-	if a.Not {
-		s = "!" + s
-	}
-	if a.Neg {
-		s = "-" + s
-	}
-	return s
 }
 
 // userFile is the source file whose lines are CUDA lines: the cell's, or any for PTX input.
