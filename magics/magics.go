@@ -13,7 +13,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/kernelscope/kernelscope/gpu/analysis"
+	"github.com/kernelscope/kernelscope/gpu/launch"
 	"github.com/kernelscope/kernelscope/gpu/arch"
 	"github.com/kernelscope/kernelscope/gpu/toolchain"
 	"github.com/kernelscope/kernelscope/samples"
@@ -43,16 +43,16 @@ func (k Kind) String() string {
 }
 
 // Launch chooses the kernel and its arguments (%launch); it is the analysis pipeline's type.
-type Launch = analysis.Launch
+type Launch = launch.Launch
 
 // Arg is one %launch argument: a buffer initialiser or a scalar literal.
-type Arg = analysis.Arg
+type Arg = launch.Arg
 
 // Init is a buffer initialiser such as rand(1000, 0, 1, 7):f32.
-type Init = analysis.Init
+type Init = launch.Init
 
 // Trace selects what the stepping widget records (%trace).
-type Trace = analysis.TraceSpec
+type Trace = launch.Trace
 
 // Sections lists the output sections %show and %hide name, in display order.
 func Sections() []string {

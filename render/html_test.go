@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/kernelscope/kernelscope/gpu/analysis"
+	"github.com/kernelscope/kernelscope/gpu/launch"
 	"github.com/kernelscope/kernelscope/gpu/report"
 )
 
@@ -40,12 +41,12 @@ func goldenReport(t *testing.T, name string) *report.Report {
 		if c.Name != name {
 			continue
 		}
-		l := &analysis.Launch{Kernel: c.Kernel}
+		l := &launch.Launch{Kernel: c.Kernel}
 		for _, a := range c.Args {
 			if strings.HasSuffix(a.Type, "*") {
-				l.Args = append(l.Args, analysis.Arg{Init: &analysis.Init{Func: "file", Path: a.Input, Type: strings.TrimSuffix(a.Type, "*")}})
+				l.Args = append(l.Args, launch.Arg{Init: &launch.Init{Func: "file", Path: a.Input, Type: strings.TrimSuffix(a.Type, "*")}})
 			} else {
-				l.Args = append(l.Args, analysis.Arg{Scalar: string(a.Value)})
+				l.Args = append(l.Args, launch.Arg{Scalar: string(a.Value)})
 			}
 		}
 		base := strings.TrimSuffix(filepath.Base(c.Source), ".cu")
@@ -55,7 +56,7 @@ func goldenReport(t *testing.T, name string) *report.Report {
 		}
 		rep, err := analysis.Run(context.Background(), analysis.Request{
 			Source: src, SourceFile: base + ".sm_90.ptx", IsPTX: true, Arch: "sm_90", Launch: l,
-			Grid: c.Grid, Block: c.Block, BaseDir: golden, Trace: analysis.TraceSpec{WarpHi: 1, Steps: 300},
+			Grid: c.Grid, Block: c.Block, BaseDir: golden, Trace: launch.Trace{WarpHi: 1, Steps: 300},
 		})
 		if err != nil {
 			t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/kernelscope/kernelscope/gpu/launch"
 	"github.com/kernelscope/kernelscope/gpu/report"
 	"math"
 	"os"
@@ -50,13 +51,13 @@ func loadCases(t testing.TB) []goldenCase {
 
 // launchOf builds the %launch of a case: file() initialisers for buffers,
 // literals for scalars, by position (PTX names parameters KERNEL_param_N).
-func launchOf(c goldenCase) *Launch {
-	l := &Launch{Kernel: c.Kernel}
+func launchOf(c goldenCase) *launch.Launch {
+	l := &launch.Launch{Kernel: c.Kernel}
 	for _, a := range c.Args {
 		if strings.HasSuffix(a.Type, "*") {
-			l.Args = append(l.Args, Arg{Init: &Init{Func: "file", Path: a.Input, Type: strings.TrimSuffix(a.Type, "*")}})
+			l.Args = append(l.Args, launch.Arg{Init: &launch.Init{Func: "file", Path: a.Input, Type: strings.TrimSuffix(a.Type, "*")}})
 		} else {
-			l.Args = append(l.Args, Arg{Scalar: string(a.Value)})
+			l.Args = append(l.Args, launch.Arg{Scalar: string(a.Value)})
 		}
 	}
 	return l

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/kernelscope/kernelscope/gpu/launch"
 	"github.com/kernelscope/kernelscope/gpu/report"
 	"sort"
 	"strings"
@@ -23,12 +24,12 @@ type Request struct {
 	Compiler   string // auto, clang, nvcc
 	Prebuilt   []byte // PTX to use instead of compiling (bundled samples where no compiler exists)
 	Flags      []string
-	Launch     *Launch // nil: first kernel, automatic arguments
-	Grid       [3]int  // zero: automatic
-	Block      [3]int  // zero: automatic
-	Budget     int64   // thread-instructions; 0 = 2e9
+	Launch     *launch.Launch // nil: first kernel, automatic arguments
+	Grid       [3]int         // zero: automatic
+	Block      [3]int         // zero: automatic
+	Budget     int64          // thread-instructions; 0 = 2e9
 	Timing     bool
-	Trace      TraceSpec
+	Trace      launch.Trace
 	BaseDir    string // where file("x.bin") is looked up
 	ParseOnly  bool   // compile and parse, do not simulate
 	Name       string
@@ -191,13 +192,13 @@ func staticShared(m *ptx.Module, f *ptx.Func) int {
 func alignUp(n, a int) int { return (n + a - 1) / a * a }
 
 // pickKernel chooses the kernel to launch.
-func pickKernel(mod *ptx.Module, launch *Launch) (*ptx.Func, error) {
+func pickKernel(mod *ptx.Module, spec *launch.Launch) (*ptx.Func, error) {
 	ks := mod.Kernels()
-	if launch == nil || launch.Kernel == "" {
+	if spec == nil || spec.Kernel == "" {
 		return ks[0], nil
 	}
 	for _, k := range ks {
-		if k.Name == launch.Kernel || demangle(k.Name) == launch.Kernel {
+		if k.Name == spec.Kernel || demangle(k.Name) == spec.Kernel {
 			return k, nil
 		}
 	}
@@ -206,7 +207,7 @@ func pickKernel(mod *ptx.Module, launch *Launch) (*ptx.Func, error) {
 		names = append(names, demangle(k.Name))
 	}
 	sort.Strings(names)
-	return nil, fmt.Errorf("%%launch: no kernel named %q in the cell (kernels: %s)", launch.Kernel, strings.Join(names, ", "))
+	return nil, fmt.Errorf("%%launch: no kernel named %q in the cell (kernels: %s)", spec.Kernel, strings.Join(names, ", "))
 }
 
 // cudaLine maps an instruction's .loc to a line of the user's source file.
