@@ -158,6 +158,10 @@ func (e *Engine) Execute(ctx context.Context, req kernel.ExecuteRequest, out ker
 	rep, runErr := analysis.Run(ctx, areq)
 	close(done)
 	wasShown := <-shownCh
+	if rep != nil && rep.Stdout != "" && !req.Silent {
+		// Device printf output goes where a program's output goes in Jupyter.
+		_ = out.Stream("stdout", rep.Stdout)
+	}
 	if rep != nil && (runErr == nil || rep.PTX != "") {
 		rep.Name = spec.Name
 		if spec.Sample == "" && rep.Source != "" {

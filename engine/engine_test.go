@@ -252,3 +252,16 @@ func TestSampleWithoutCompiler(t *testing.T) {
 		t.Errorf("expected an error naming the compiler to install, got %v", err)
 	}
 }
+
+// TestPrintfGoesToStdout: device printf output is published as a stdout stream.
+func TestPrintfGoesToStdout(t *testing.T) {
+	needClang(t)
+	e := New(t.TempDir(), nil)
+	r, err := run(t, e, "%grid 1\n%block 2\n__global__ void k() { printf(\"lane %d\\n\", (int)threadIdx.x); }\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.streams) != 1 || r.streams[0] != "lane 0\nlane 1\n" {
+		t.Fatalf("streams %q", r.streams)
+	}
+}

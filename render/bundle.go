@@ -107,6 +107,12 @@ func Text(rep *report.Report) string {
 		}
 		b.WriteByte('\n')
 	}
+	if rep.Stdout != "" {
+		b.WriteString(rep.Stdout)
+		if !strings.HasSuffix(rep.Stdout, "\n") {
+			b.WriteByte('\n')
+		}
+	}
 	for _, o := range rep.Outputs {
 		fmt.Fprintf(&b, "%s[%d] %s: %s", o.Name, o.Count, o.Type, strings.Join(o.First[:min(8, len(o.First))], " "))
 		if o.Count > 8 {

@@ -62,7 +62,7 @@ func HTML(rep *report.Report, charts []report.Chart, opt Options) (string, error
 			return "", err
 		}
 	}
-	if opt.shown("outputs") && (len(rep.Outputs) > 0 || len(rep.Args) > 0) {
+	if opt.shown("outputs") && (len(rep.Outputs) > 0 || len(rep.Args) > 0 || rep.Stdout != "") {
 		w.outputs(rep)
 	}
 	if len(rep.Notes) > 0 {
@@ -510,6 +510,9 @@ func intsText(v []int) string {
 
 func (w *htmlWriter) outputs(rep *report.Report) {
 	w.section("outputs", "Arguments and outputs", true)
+	if rep.Stdout != "" {
+		w.printf(`<div class="ks-colhead">printf output</div><pre class="ks-code ks-stdout">%s</pre>`, esc(rep.Stdout))
+	}
 	if len(rep.Args) > 0 {
 		w.printf(`<table class="ks-table"><tr><th>parameter</th><th>type</th><th>value</th><th></th></tr>`)
 		for _, a := range rep.Args {

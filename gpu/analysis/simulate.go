@@ -186,6 +186,10 @@ func occupancyReport(o occupancy.Result, regs, smem int) *report.Occupancy {
 
 // fillFromResult copies the simulator's and memory model's numbers into the report.
 func fillFromResult(rep *report.Report, mod *ptx.Module, k *ptx.Func, res *sim.Result, args []launchArg, counter *mem.Counter, file string, traced map[int][]tracedAccess) {
+	rep.Stdout = res.Stdout
+	if res.StdoutTruncated {
+		rep.Notes = append(rep.Notes, "device printf output beyond 1 MiB was dropped")
+	}
 	rep.Stats.WarpInstructions = res.Stats.WarpInstructions
 	rep.Stats.ThreadInstructions = res.Stats.ThreadInstructions
 	rep.Stats.Branches = res.Stats.Branches

@@ -32,7 +32,8 @@ type Report struct {
 	LocalBytes    int             `json:"local_bytes_per_thread"`
 	Args          []ArgInfo       `json:"args,omitempty"`
 	Outputs       []Output        `json:"outputs,omitempty"`
-	Lines         []LineStat      `json:"lines,omitempty"` // per PTX line of the launched kernel
+	Stdout        string          `json:"stdout,omitempty"` // what device printf wrote
+	Lines         []LineStat      `json:"lines,omitempty"`  // per PTX line of the launched kernel
 	Trace         *Trace          `json:"trace,omitempty"`
 	Notes         []string        `json:"notes,omitempty"` // choices made automatically, limits of the model
 	Simulated     bool            `json:"simulated"`       // false when only compiled/parsed

@@ -536,3 +536,20 @@ func TestLibdeviceFunctions(t *testing.T) {
 		t.Errorf("list %v", got)
 	}
 }
+
+// TestDevicePrintfCompiles: device printf compiles with the prelude, also after <cstdio>.
+func TestDevicePrintfCompiles(t *testing.T) {
+	needClang(t)
+	for _, src := range []string{
+		"__global__ void k(int *a) { printf(\"%d\\n\", a[0]); }\n",
+		"#include <cstdio>\n__global__ void k(int *a) { printf(\"%d %f\\n\", a[0], 1.5); }\n",
+	} {
+		res, err := Compile(context.Background(), Request{Source: src, File: "p.cu", Arch: "sm_80", Compiler: "clang"})
+		if err != nil {
+			t.Fatalf("%q: %v", src, err)
+		}
+		if !strings.Contains(string(res.PTX), "vprintf") {
+			t.Errorf("%q: no vprintf call in the PTX", src)
+		}
+	}
+}

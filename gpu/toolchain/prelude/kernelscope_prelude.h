@@ -231,6 +231,10 @@ static __device__ __forceinline__ double abs(double x) { return fabs(x); }
 #undef KS_F1
 #undef KS_F2
 
+// Device printf: clang lowers a call to it into vprintf with a packed
+// argument buffer, which the simulator formats (Result.Stdout).
+extern "C" __device__ int printf(const char *, ...);
+
 namespace std {
 using ::min; using ::max; using ::sqrt; using ::exp; using ::exp2; using ::log; using ::log2;
 using ::log10; using ::sin; using ::cos; using ::tan; using ::tanh; using ::pow; using ::fabs;
