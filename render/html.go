@@ -440,8 +440,8 @@ func (w *htmlWriter) occupancy(rep *report.Report, charts []report.Chart) {
 		o.ActiveBlocksPerSM, o.OccupancyPct, esc(strings.Join(o.LimitingFactors, ", ")), o.RegistersPerThread, o.SharedBytesPerBlock)
 	if len(charts) > 0 {
 		w.printf(`<div class="ks-charts">`)
-		for _, c := range charts {
-			w.printf(`<figure class="ks-chart">%s<figcaption>%s</figcaption></figure>`, inlineSVG(c.SVG), esc(c.Title))
+		for i, c := range charts {
+			w.printf(`<figure class="ks-chart">%s<figcaption>%s</figcaption></figure>`, inlineSVG(c.SVG, fmt.Sprintf("%s-c%d", w.id, i)), esc(c.Title))
 		}
 		w.printf(`</div>`)
 	}
@@ -453,16 +453,20 @@ var (
 	fontFamilyRE = regexp.MustCompile(`font-family:Liberation Sans;`)
 )
 
-// inlineSVG prepares a chart for inline use in the report: the XML header goes,
-// and so does the embedded font (560 KB per chart), replaced by a family list
-// that starts with the same face and falls back to the metric-compatible Arial
-// and Helvetica. The standalone SVG keeps its embedded font.
-func inlineSVG(svg []byte) string {
+// inlineSVG prepares a chart for inline use in the report: the XML header
+// goes, and so does the embedded font (560 KB per chart): the text is drawn as
+// glyph outlines of the same face instead. Should that fail, the text stays
+// text, with a family list that starts with the same face and falls back to the
+// metric-compatible Arial and Helvetica.
+func inlineSVG(svg []byte, idPrefix string) string {
 	s := string(svg)
 	if i := strings.Index(s, "<svg"); i > 0 {
 		s = s[i:]
 	}
 	s = fontFaceRE.ReplaceAllString(s, "")
+	if o, err := outlineText(s, idPrefix); err == nil {
+		return o
+	}
 	return fontFamilyRE.ReplaceAllString(s, `font-family:'Liberation Sans',Arial,Helvetica,sans-serif;`)
 }
 

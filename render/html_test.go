@@ -160,3 +160,28 @@ func TestSASSLinesCarryCUDALines(t *testing.T) {
 		}
 	}
 }
+
+// TestChartsInlineWithoutFonts: inline charts draw their text as glyph outlines
+// (defined once per chart, with page-unique ids) instead of embedding the font.
+func TestChartsInlineWithoutFonts(t *testing.T) {
+	rep := goldenReport(t, "vector_add")
+	charts := Charts(rep)
+	if len(charts) != 3 {
+		t.Fatalf("%d charts", len(charts))
+	}
+	for i, c := range charts {
+		if !strings.Contains(string(c.SVG), "@font-face") {
+			t.Errorf("chart %d: the standalone SVG should embed its font", i)
+		}
+		s := inlineSVG(c.SVG, "ksX-c"+string(rune('0'+i)))
+		if strings.Contains(s, "<text") || strings.Contains(s, "@font-face") || !strings.Contains(s, `id="ksX-c`) || !strings.Contains(s, "<use href=") {
+			t.Errorf("chart %d: inline SVG still has text or fonts, or no glyph outlines", i)
+		}
+		if !strings.Contains(s, "<title>threads per block</title>") && !strings.Contains(s, "<title>registers per thread</title>") && !strings.Contains(s, "<title>shared memory per block (KB)</title>") {
+			t.Errorf("chart %d: the axis label survives as a title", i)
+		}
+		if len(s) > 60000 {
+			t.Errorf("chart %d: inline SVG is %d bytes", i, len(s))
+		}
+	}
+}
