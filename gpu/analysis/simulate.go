@@ -100,19 +100,40 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 		Trace:    sim.TraceConfig{Block: tr.Block, WarpLo: tr.WarpLo, WarpHi: tr.WarpHi, MaxSteps: tr.Steps},
 		OnMemory: counter.Observe,
 	}
-	// The traced warps' accesses keep their cache outcome for the widget.
+	// The traced warps' accesses keep their cache outcome for the widget, and
+	// the timing model gets every access's outcome.
 	traced := map[int][]tracedAccess{}
-	if tr.Steps >= 0 {
-		limit := tr.Steps
-		if limit == 0 {
-			limit = sim.DefaultTraceSteps
+	limit := tr.Steps
+	if limit == 0 {
+		limit = sim.DefaultTraceSteps
+	}
+	var tm *timingRun
+	if req.Timing {
+		bps := 1
+		if rep.Occupancy != nil {
+			bps = rep.Occupancy.ActiveBlocksPerSM
 		}
+		if tm, err = newTimingRun(ctx, req.Arch, k, bps, (threadsPerBlock+31)/32); err != nil {
+			rep.Notes = append(rep.Notes, "timing model not run: "+err.Error())
+			tm = nil
+		} else {
+			cfg.Issues = tm.block
+		}
+	}
+	if tr.Steps >= 0 || tm != nil {
 		cfg.OnMemory = func(a *mem.Access) {
-			if a.Block == tr.Block && a.Warp >= tr.WarpLo && a.Warp <= tr.WarpHi && len(traced[a.Warp]) < limit {
-				traced[a.Warp] = append(traced[a.Warp], tracedAccess{line: a.Line, outcome: counter.Record(a)})
+			isTraced := tr.Steps >= 0 && a.Block == tr.Block && a.Warp >= tr.WarpLo && a.Warp <= tr.WarpHi && len(traced[a.Warp]) < limit
+			if !isTraced && tm == nil {
+				counter.Observe(a)
 				return
 			}
-			counter.Observe(a)
+			o := counter.Record(a)
+			if isTraced {
+				traced[a.Warp] = append(traced[a.Warp], tracedAccess{line: a.Line, outcome: o})
+			}
+			if tm != nil {
+				tm.memory(a, o)
+			}
 		}
 	}
 	start := time.Now()
@@ -131,6 +152,14 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 	}
 	if simErr != nil {
 		return fail(simFailure(simErr, mod, userFile(req)), nil)
+	}
+	if tm != nil {
+		if err := tm.finish(rep); err != nil {
+			if ctx.Err() != nil {
+				return fail(report.Error{Kind: "interrupted", Message: "interrupted"}, nil)
+			}
+			rep.Notes = append(rep.Notes, "timing model failed: "+err.Error())
+		}
 	}
 	rep.Hints = hints.Analyze(rep, spec)
 	return rep, nil

@@ -104,9 +104,32 @@ type Chart struct {
 
 // Timing is the output of the timing model.
 type Timing struct {
-	Cycles   int64            `json:"cycles"`
-	Stalls   map[string]int64 `json:"stalls"`
-	Modelled string           `json:"modelled,omitempty"`
+	Cycles       int64              `json:"cycles"`        // KernelCycles + LaunchCycles
+	KernelCycles int64              `json:"kernel_cycles"` // the cycle-level model's time for the instructions
+	LaunchCycles int64              `json:"launch_cycles"` // launch overhead: an empty kernel's cycles for this grid, measured on the H200
+	Stalls       map[string]int64   `json:"stalls"`        // warp-cycles per state (Nsight Compute's names)
+	PerIssue     map[string]float64 `json:"per_issue"`     // the same per issued instruction (ncu's ..._per_issue_active ratios)
+	Issued       int64              `json:"issued"`
+	Pipes        map[string]int64   `json:"pipes"` // busy cycles per pipe, summed over sub-partitions
+	Timelines    []WarpTimeline     `json:"timelines,omitempty"`
+	Modelled     string             `json:"modelled,omitempty"`
+}
+
+// WarpTimeline is one warp's issue and stall intervals.
+type WarpTimeline struct {
+	Block        int        `json:"block"`
+	Warp         int        `json:"warp"`
+	SM           int        `json:"sm"`
+	SubPartition int        `json:"subpartition"`
+	Truncated    bool       `json:"truncated,omitempty"`
+	Intervals    []Interval `json:"intervals"`
+}
+
+// Interval is a stretch of cycles a warp spent in one state.
+type Interval struct {
+	Start int64  `json:"start"`
+	End   int64  `json:"end"`
+	State string `json:"state"`
 }
 
 // Hint is one piece of advice pinned to a line.

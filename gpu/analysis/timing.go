@@ -1,0 +1,174 @@
+package analysis
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/kernelscope/kernelscope/gpu/latency"
+	"github.com/kernelscope/kernelscope/gpu/mem"
+	"github.com/kernelscope/kernelscope/gpu/ptx"
+	"github.com/kernelscope/kernelscope/gpu/report"
+	"github.com/kernelscope/kernelscope/gpu/sim"
+	"github.com/kernelscope/kernelscope/gpu/timing"
+)
+
+// timelineWarps is how many warps' timelines the report keeps.
+const timelineWarps = 16
+
+// timingRun feeds the simulator's per-block issue log, joined with each
+// access's cache outcome, to the cycle-level model while the launch runs.
+type timingRun struct {
+	ctx      context.Context
+	prog     *timing.Program
+	model    *timing.Model
+	lines    []int          // PTX line of each kernel instruction (the program's PCs)
+	queues   [][]memOutcome // per warp of the running block: its accesses in order
+	dropped  int64          // issues outside the kernel (device functions): not timed
+	err      error
+	external bool
+}
+
+// memOutcome is what the memory system did for one warp access, for the model.
+type memOutcome struct {
+	line  int
+	event timing.Event // Mem, Sectors, DRAMSectors
+}
+
+func newTimingRun(ctx context.Context, archName string, k *ptx.Func, blocksPerSM, warpsPerBlock int) (*timingRun, error) {
+	tab, err := latency.For(archName)
+	if err != nil {
+		return nil, err
+	}
+	prog, err := timing.NewProgramFuncs(tab, k)
+	if err != nil {
+		return nil, err
+	}
+	m, err := timing.New(prog, timing.Config{BlocksPerSM: max(blocksPerSM, 1), TimelineWarps: timelineWarps})
+	if err != nil {
+		return nil, err
+	}
+	t := &timingRun{ctx: ctx, prog: prog, model: m, queues: make([][]memOutcome, warpsPerBlock)}
+	for _, in := range k.Insts {
+		t.lines = append(t.lines, int(in.Pos.Line))
+	}
+	return t, nil
+}
+
+// memory records the outcome of one access of the running block.
+func (t *timingRun) memory(a *mem.Access, o mem.Outcome) {
+	if a.Warp < 0 || a.Warp >= len(t.queues) {
+		return
+	}
+	e := timing.Event{}
+	switch a.Space {
+	case mem.Shared:
+		wf, _ := mem.SharedWavefronts(a)
+		e.Mem, e.Sectors = timing.MemShared, uint8(min(255, max(1, wf)))
+	case mem.Global, mem.Local:
+		e.Sectors = uint8(min(255, max(1, o.Sectors)))
+		switch {
+		case o.DRAMReads > 0 || o.DRAMWrites > 0:
+			e.Mem, e.DRAMSectors = timing.MemDRAM, uint8(min(255, o.DRAMReads+o.DRAMWrites))
+		case o.L2Hits > 0 || o.L2Misses > 0 || a.Kind != mem.Load:
+			e.Mem = timing.MemL2Hit
+		default:
+			e.Mem = timing.MemL1Hit
+		}
+	default:
+		return
+	}
+	t.queues[a.Warp] = append(t.queues[a.Warp], memOutcome{line: a.Line, event: e})
+}
+
+// block hands a finished block's issue log to the model.
+func (t *timingRun) block(_ int, warps [][]sim.Issue) {
+	if t.err != nil {
+		return
+	}
+	streams := make([]timing.WarpStream, len(warps))
+	for w, issues := range warps {
+		var q []memOutcome
+		if w < len(t.queues) {
+			q = t.queues[w]
+		}
+		s := make(timing.WarpStream, 0, len(issues))
+		for _, is := range issues {
+			if int(is.PC) >= len(t.lines) || is.PC < 0 {
+				t.dropped++
+				continue
+			}
+			e := timing.Event{PC: is.PC, Active: is.Active}
+			line := t.lines[is.PC]
+			first := true
+			for len(q) > 0 && q[0].line == line {
+				if first {
+					e.Mem, e.Sectors, e.DRAMSectors = q[0].event.Mem, q[0].event.Sectors, q[0].event.DRAMSectors
+					first = false
+				}
+				q = q[1:]
+			}
+			s = append(s, e)
+		}
+		streams[w] = s
+	}
+	for i := range t.queues {
+		t.queues[i] = t.queues[i][:0]
+	}
+	t.err = t.model.AddBlock(t.ctx, streams)
+}
+
+// finish completes the model and puts its answer in the report.
+func (t *timingRun) finish(rep *report.Report) error {
+	if t.err != nil {
+		return t.err
+	}
+	res, err := t.model.Finish(t.ctx)
+	if err != nil {
+		return err
+	}
+	blocks := rep.Grid[0] * rep.Grid[1] * rep.Grid[2]
+	overhead := timing.LaunchOverhead(blocks, rep.Block[0]*rep.Block[1]*rep.Block[2])
+	tm := &report.Timing{Cycles: res.Cycles + overhead, KernelCycles: res.Cycles, LaunchCycles: overhead, Stalls: map[string]int64{}, PerIssue: map[string]float64{},
+		Modelled: fmt.Sprintf("cycle-level model of %d SMs, %d resident blocks per SM, %.2f waves; sm_90 latencies calibrated on the H200, other architectures modelled", res.SMs, res.BlocksPerSM, res.Waves),
+		Issued:   res.Issued, Pipes: map[string]int64{}}
+	for r := timing.Reason(0); r < timing.NumReasons; r++ {
+		if res.States[r] > 0 {
+			tm.Stalls[r.String()] = res.States[r]
+			tm.PerIssue[r.String()] = res.PerIssue(r)
+		}
+	}
+	for p := latency.Pipe(0); p < latency.NumPipes; p++ {
+		if res.PipeBusy[p] > 0 {
+			tm.Pipes[p.String()] = res.PipeBusy[p]
+		}
+	}
+	for _, wt := range res.Timelines {
+		tl := report.WarpTimeline{Block: wt.Block, Warp: wt.Warp, SM: wt.SM, SubPartition: wt.SubPart, Truncated: wt.Truncated}
+		for _, iv := range wt.Intervals {
+			tl.Intervals = append(tl.Intervals, report.Interval{Start: iv.Start, End: iv.End, State: iv.State.String()})
+		}
+		tm.Timelines = append(tm.Timelines, tl)
+	}
+	if t.dropped > 0 {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("timing: %d warp-instructions in device functions were not timed (only the kernel's own instructions are)", t.dropped))
+	}
+	// Stall cycles per PTX line for the Source view.
+	byLine := map[int]int{}
+	for i := range rep.Lines {
+		byLine[rep.Lines[i].PTXLine] = i
+	}
+	for line, st := range timing.LineStalls(t.prog, res, false) {
+		var stall int64
+		for r := timing.Reason(0); r < timing.NumReasons; r++ {
+			if r != timing.Selected {
+				stall += st[r]
+			}
+		}
+		if i, ok := byLine[line]; ok {
+			rep.Lines[i].StallCycles = stall
+		}
+	}
+	rep.Timing = tm
+	rep.Stats.Cycles = tm.Cycles
+	return nil
+}

@@ -1,0 +1,162 @@
+package analysis
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kernelscope/kernelscope/gpu/launch"
+)
+
+var (
+	timingScale = flag.Bool("timing-scale", false, "also time the large launches of scale_sm90.json (minutes)")
+	timingOut   = flag.String("timing-table", "", "write the per-case timing table (Markdown) to this file")
+)
+
+// timingRow is one launch: modelled cycles against ncu's sm__cycles_elapsed.max.
+type timingRow struct {
+	set, name       string
+	measured, model int64
+	simSeconds      float64
+}
+
+func (r timingRow) errPct() float64 { return 100 * float64(r.model-r.measured) / float64(r.measured) }
+
+// timeGoldenCases runs the small golden launches through the pipeline with timing on.
+func timeGoldenCases(t *testing.T) []timingRow {
+	b, err := os.ReadFile(filepath.Join(golden, "ncu_sm90.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ncu map[string]map[string]string
+	if err := json.Unmarshal(b, &ncu); err != nil {
+		t.Fatal(err)
+	}
+	var rows []timingRow
+	for _, c := range loadCases(t) {
+		base := strings.TrimSuffix(filepath.Base(c.Source), ".cu")
+		src := readGolden(t, "ptx/"+base+".sm_90.ptx")
+		start := time.Now()
+		rep, err := Run(context.Background(), Request{Source: []byte(src), SourceFile: base + ".ptx", IsPTX: true, Arch: "sm_90",
+			Launch: launchOf(c), Grid: c.Grid, Block: c.Block, BaseDir: golden, Timing: true, Trace: launch.Trace{Steps: -1}})
+		if err != nil {
+			t.Fatalf("%s: %v", c.Name, err)
+		}
+		m, err := ncuNumber(ncu[c.Name]["sm__cycles_elapsed.max"])
+		if err != nil || rep.Timing == nil {
+			t.Fatalf("%s: measured %v, timing %v", c.Name, err, rep.Timing)
+		}
+		rows = append(rows, timingRow{set: "golden", name: c.Name, measured: m, model: rep.Timing.Cycles, simSeconds: time.Since(start).Seconds()})
+	}
+	return rows
+}
+
+// timeScaleCases runs the large launches (random buffers: their control flow is data-independent).
+func timeScaleCases(t *testing.T) []timingRow {
+	b, err := os.ReadFile(filepath.Join(golden, "scale_sm90.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var scale map[string]struct {
+		Source, Kernel string
+		Grid, Block    [3]int
+		Args           []struct {
+			Name, Type string
+			Count      int
+			Value      json.RawMessage
+		}
+		NCU map[string]string `json:"ncu"`
+	}
+	if err := json.Unmarshal(b, &scale); err != nil {
+		t.Fatal(err)
+	}
+	names := make([]string, 0, len(scale))
+	for n := range scale {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var rows []timingRow
+	for _, name := range names {
+		c := scale[name]
+		l := &launch.Launch{Kernel: c.Kernel}
+		for _, a := range c.Args {
+			if strings.HasSuffix(a.Type, "*") {
+				l.Args = append(l.Args, launch.Arg{Init: &launch.Init{Func: "rand", N: a.Count, Type: strings.TrimSuffix(a.Type, "*")}})
+			} else {
+				l.Args = append(l.Args, launch.Arg{Scalar: string(a.Value)})
+			}
+		}
+		base := strings.TrimSuffix(filepath.Base(c.Source), ".cu")
+		src := readGolden(t, "ptx/"+base+".sm_90.ptx")
+		start := time.Now()
+		rep, err := Run(context.Background(), Request{Source: []byte(src), SourceFile: base + ".ptx", IsPTX: true, Arch: "sm_90",
+			Launch: l, Grid: c.Grid, Block: c.Block, Timing: true, Budget: 4e9, Trace: launch.Trace{Steps: -1}})
+		if err != nil {
+			t.Logf("%s: %v", name, err)
+			continue
+		}
+		m, err := ncuNumber(c.NCU["sm__cycles_elapsed.max"])
+		if err != nil || rep.Timing == nil {
+			t.Fatalf("%s: measured %v, timing %v", name, err, rep.Timing)
+		}
+		rows = append(rows, timingRow{set: "scale", name: name, measured: m, model: rep.Timing.Cycles, simSeconds: time.Since(start).Seconds()})
+	}
+	return rows
+}
+
+// TestTimingAgainstNsight reports modelled cycles against the H200's for the
+// golden launches (and, with -timing-scale, the large ones) and asserts that
+// the model orders the planted pairs as the H200 did. The error itself is a
+// reported figure, not asserted (issue 6: a benchmark, not a test).
+func TestTimingAgainstNsight(t *testing.T) {
+	rows := timeGoldenCases(t)
+	if *timingScale {
+		rows = append(rows, timeScaleCases(t)...)
+	}
+	by := map[string]timingRow{}
+	var b strings.Builder
+	fmt.Fprintf(&b, "| set | launch | H200 cycles (ncu) | modelled | error | simulated in |\n|---|---|---:|---:|---:|---:|\n")
+	sums := map[string][2]float64{}
+	for _, r := range rows {
+		by[r.name] = r
+		fmt.Fprintf(&b, "| %s | %s | %d | %d | %+.1f%% | %.1f s |\n", r.set, r.name, r.measured, r.model, r.errPct(), r.simSeconds)
+		s := sums[r.set]
+		sums[r.set] = [2]float64{s[0] + math.Abs(r.errPct()), s[1] + 1}
+	}
+	for _, set := range []string{"golden", "scale"} {
+		if s := sums[set]; s[1] > 0 {
+			fmt.Fprintf(&b, "\nMean absolute error, %s set: %.1f%% over %d launches.\n", set, s[0]/s[1], int(s[1]))
+		}
+	}
+	t.Log("\n" + b.String())
+	if *timingOut != "" {
+		if err := os.WriteFile(*timingOut, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, pair := range [][2]string{{"transpose_naive", "transpose_padded"}, {"reduce_interleaved", "reduce_sequential"}, {"strided_copy_stride32", "strided_copy_stride1"}} {
+		slow, fast := by[pair[0]], by[pair[1]]
+		if slow.measured <= fast.measured {
+			t.Fatalf("the golden data no longer orders %s above %s", pair[0], pair[1])
+		}
+		if slow.model <= fast.model {
+			t.Errorf("the H200 takes longer for %s (%d) than %s (%d); the model does not (%d vs %d)",
+				pair[0], slow.measured, pair[1], fast.measured, slow.model, fast.model)
+		}
+	}
+	if *timingScale {
+		ri, rs, rw := by["reduce_interleaved_16M"], by["reduce_sequential_16M"], by["reduce_warp_shfl_16M"]
+		if !(ri.model > rs.model && rs.model > rw.model) {
+			t.Errorf("reductions at 16M: the H200 orders interleaved > sequential > warp_shfl (%d, %d, %d); the model gives %d, %d, %d",
+				ri.measured, rs.measured, rw.measured, ri.model, rs.model, rw.model)
+		}
+	}
+}
