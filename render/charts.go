@@ -1,6 +1,8 @@
 package render
 
 import (
+	"fmt"
+
 	"github.com/kernelscope/kernelscope/gpu/arch"
 	"github.com/kernelscope/kernelscope/gpu/occupancy"
 	"github.com/kernelscope/kernelscope/gpu/report"
@@ -8,8 +10,30 @@ import (
 )
 
 // Charts draws the report's charts: the three occupancy charts when the
-// report has occupancy. A chart that cannot be drawn is left out.
+// report has occupancy, the warp-state and timeline charts when it has
+// timing. A chart that cannot be drawn is left out.
 func Charts(rep *report.Report) []report.Chart {
+	out := occupancyCharts(rep)
+	if t := rep.Timing; t != nil {
+		if c, err := chart.StallChart(t.PerIssue); err == nil {
+			out = append(out, report.Chart{ID: c.ID, Title: c.Title, SVG: c.SVG, PNG: c.PNG})
+		}
+		var rows []chart.TimelineRow
+		for _, tl := range t.Timelines {
+			row := chart.TimelineRow{Label: fmt.Sprintf("b%d w%d", tl.Block, tl.Warp)}
+			for _, iv := range tl.Intervals {
+				row.Intervals = append(row.Intervals, chart.Interval{Start: iv.Start, End: iv.End, State: iv.State})
+			}
+			rows = append(rows, row)
+		}
+		if c, err := chart.TimelineChart(rows); err == nil {
+			out = append(out, report.Chart{ID: c.ID, Title: c.Title, SVG: c.SVG, PNG: c.PNG})
+		}
+	}
+	return out
+}
+
+func occupancyCharts(rep *report.Report) []report.Chart {
 	if rep.Occupancy == nil {
 		return nil
 	}
@@ -29,7 +53,7 @@ func Charts(rep *report.Report) []report.Chart {
 	}
 	out := make([]report.Chart, 0, len(cs))
 	for _, c := range cs {
-		out = append(out, report.Chart{Title: c.Title, SVG: c.SVG, PNG: c.PNG})
+		out = append(out, report.Chart{ID: c.ID, Title: c.Title, SVG: c.SVG, PNG: c.PNG})
 	}
 	return out
 }

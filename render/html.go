@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/kernelscope/kernelscope/gpu/report"
+	"github.com/kernelscope/kernelscope/render/chart"
 	"html"
 	"math"
 	"regexp"
@@ -55,7 +56,7 @@ func HTML(rep *report.Report, charts []report.Chart, opt Options) (string, error
 		w.occupancy(rep, charts)
 	}
 	if opt.shown("timeline") && rep.Simulated {
-		w.timing(rep)
+		w.timing(rep, charts)
 	}
 	if opt.shown("trace") && rep.Simulated {
 		if err := w.trace(rep); err != nil {
@@ -438,9 +439,15 @@ func (w *htmlWriter) occupancy(rep *report.Report, charts []report.Chart) {
 	}
 	w.printf(`</table><p>%d active blocks per SM, %.1f%% of the SM's warps; limited by %s. %d registers per thread, %d bytes of shared memory per block.</p>`,
 		o.ActiveBlocksPerSM, o.OccupancyPct, esc(strings.Join(o.LimitingFactors, ", ")), o.RegistersPerThread, o.SharedBytesPerBlock)
-	if len(charts) > 0 {
+	var occ []report.Chart
+	for _, c := range charts {
+		if strings.HasPrefix(c.ID, "occupancy") {
+			occ = append(occ, c)
+		}
+	}
+	if len(occ) > 0 {
 		w.printf(`<div class="ks-charts">`)
-		for i, c := range charts {
+		for i, c := range occ {
 			w.printf(`<figure class="ks-chart">%s<figcaption>%s</figcaption></figure>`, inlineSVG(c.SVG, fmt.Sprintf("%s-c%d", w.id, i)), esc(c.Title))
 		}
 		w.printf(`</div>`)
@@ -470,12 +477,72 @@ func inlineSVG(svg []byte, idPrefix string) string {
 	return fontFamilyRE.ReplaceAllString(s, `font-family:'Liberation Sans',Arial,Helvetica,sans-serif;`)
 }
 
-func (w *htmlWriter) timing(rep *report.Report) {
-	w.section("timeline", "Timing", false)
-	if rep.Timing == nil {
-		w.printf(`<p>The cycle-level timing model (stall reasons, pipe utilisation, per-warp timeline) is not implemented yet; this section will show it when it is. The counts above are exact functional counts, not estimates.</p>`)
-	} else {
-		w.printf(`<p>~%s cycles (%s)</p>`, group(rep.Timing.Cycles), esc(rep.Timing.Modelled))
+func (w *htmlWriter) timing(rep *report.Report, charts []report.Chart) {
+	t := rep.Timing
+	if t == nil {
+		w.section("timeline", "Timing", false)
+		w.printf(`<p>The timing model did not run (%%timing off). The counts above are exact functional counts.</p>`)
+		w.end()
+		return
+	}
+	w.section("timeline", fmt.Sprintf("Timing · ~%s cycles", group(t.Cycles)), true)
+	w.printf(`<p>~%s cycles: %s for the instructions (cycle-level model) + %s of launch overhead (an empty kernel of this grid, measured on the H200). <span class="ks-dim">%s. An estimate: on the golden launches the model is within the error the README gives.</span></p>`,
+		group(t.Cycles), group(t.KernelCycles), group(t.LaunchCycles), esc(t.Modelled))
+	type kv struct {
+		k string
+		v float64
+	}
+	var states []kv
+	for k, v := range t.PerIssue {
+		states = append(states, kv{k, v})
+	}
+	sort.Slice(states, func(i, j int) bool {
+		return states[i].v > states[j].v || states[i].v == states[j].v && states[i].k < states[j].k
+	})
+	w.printf(`<table class="ks-table"><tr><th>warp state</th><th>cycles per issued instruction</th><th>warp-cycles</th></tr>`)
+	for _, st := range states {
+		c := chart.StateColors[st.k]
+		w.printf(`<tr><td><span class="ks-swatch" style="background:#%02x%02x%02x"></span>%s</td><td>%.2f</td><td>%s</td></tr>`, c.R, c.G, c.B, esc(st.k), st.v, group(t.Stalls[st.k]))
+	}
+	w.printf(`</table>`)
+	if len(t.Pipes) > 0 {
+		var pipes []kv
+		var total int64
+		for k, v := range t.Pipes {
+			pipes = append(pipes, kv{k, float64(v)})
+			total += v
+		}
+		sort.Slice(pipes, func(i, j int) bool {
+			return pipes[i].v > pipes[j].v || pipes[i].v == pipes[j].v && pipes[i].k < pipes[j].k
+		})
+		w.printf(`<table class="ks-table"><tr><th>pipe</th><th>busy cycles (all sub-partitions)</th><th>share</th></tr>`)
+		for _, p := range pipes {
+			w.printf(`<tr><td>%s</td><td>%s</td><td>%.0f%%</td></tr>`, esc(p.k), group(int64(p.v)), 100*p.v/float64(max(total, 1)))
+		}
+		w.printf(`</table>`)
+	}
+	var tc []report.Chart
+	for _, c := range charts {
+		if c.ID == "stalls" || c.ID == "timeline" {
+			tc = append(tc, c)
+		}
+	}
+	if len(tc) > 0 {
+		w.printf(`<div class="ks-charts">`)
+		for i, c := range tc {
+			w.printf(`<figure class="ks-chart ks-wide">%s<figcaption>%s</figcaption></figure>`, inlineSVG(c.SVG, fmt.Sprintf("%s-t%d", w.id, i)), esc(c.Title))
+		}
+		w.printf(`</div><div class="ks-legend ks-dim">`)
+		var names []string
+		for k := range chart.StateColors {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		for _, k := range names {
+			c := chart.StateColors[k]
+			w.printf(`<span style="background:#%02x%02x%02x"></span>%s `, c.R, c.G, c.B, esc(k))
+		}
+		w.printf(`</div>`)
 	}
 	w.end()
 }

@@ -160,3 +160,26 @@ func TestTimingAgainstNsight(t *testing.T) {
 		}
 	}
 }
+
+// TestTimelinesHaveIntervals: every recorded warp timeline covers the warp's life.
+func TestTimelinesHaveIntervals(t *testing.T) {
+	for _, c := range loadCases(t) {
+		if c.Name != "transpose_naive" {
+			continue
+		}
+		src := readGolden(t, "ptx/transpose.sm_90.ptx")
+		rep, err := Run(context.Background(), Request{Source: []byte(src), SourceFile: "transpose.ptx", IsPTX: true, Arch: "sm_90",
+			Launch: launchOf(c), Grid: c.Grid, Block: c.Block, BaseDir: golden, Timing: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Timing.Timelines) != timelineWarps {
+			t.Fatalf("%d timelines, want %d", len(rep.Timing.Timelines), timelineWarps)
+		}
+		for _, tl := range rep.Timing.Timelines {
+			if len(tl.Intervals) == 0 || tl.Intervals[0].Start > tl.Intervals[len(tl.Intervals)-1].End {
+				t.Errorf("block %d warp %d: timeline %+v", tl.Block, tl.Warp, tl.Intervals)
+			}
+		}
+	}
+}

@@ -39,6 +39,7 @@ func Analyze(rep *report.Report, spec *arch.Spec) []report.Hint {
 	out = append(out, divergenceRule(rep)...)
 	out = append(out, launchRules(rep, spec)...)
 	out = append(out, occupancyRule(rep)...)
+	out = append(out, stallRules(rep)...)
 	sort.SliceStable(out, func(i, j int) bool { return rank(out[i].Severity) < rank(out[j].Severity) })
 	return out
 }
@@ -280,4 +281,52 @@ func times(r float64) string {
 	s := fmt.Sprintf("%.2f", r)
 	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
 	return s
+}
+
+// Shares of the stalled warp-cycles above which a cause dominates.
+const (
+	memoryStallShare  = 0.5
+	barrierStallShare = 0.3
+)
+
+// stallRules flag launches whose warps mostly wait on memory or at barriers
+// (from the timing model), pinned to the line that stalls most.
+func stallRules(rep *report.Report) []report.Hint {
+	t := rep.Timing
+	if t == nil {
+		return nil
+	}
+	var stalled int64
+	for k, v := range t.Stalls {
+		if k != "selected" && k != "not_selected" {
+			stalled += v
+		}
+	}
+	if stalled == 0 {
+		return nil
+	}
+	worst := report.LineStat{}
+	for _, l := range rep.Lines {
+		if l.StallCycles > worst.StallCycles {
+			worst = l
+		}
+	}
+	var out []report.Hint
+	if f := float64(t.Stalls["long_scoreboard"]) / float64(stalled); f > memoryStallShare {
+		out = append(out, report.Hint{
+			Severity: Info, Category: "latency", Rule: "memory-latency-bound",
+			Message:  fmt.Sprintf("Warps spend %.0f%% of their stalled cycles waiting for global or local memory. More independent work per thread (several loads in flight), more resident warps, or fewer bytes per result would hide or cut the latency.", 100*f),
+			Evidence: fmt.Sprintf("long_scoreboard %.1f cycles per issued instruction", t.PerIssue["long_scoreboard"]),
+			CUDALine: worst.CUDALine, PTXLine: worst.PTXLine,
+		})
+	}
+	if f := float64(t.Stalls["barrier"]) / float64(stalled); f > barrierStallShare {
+		out = append(out, report.Hint{
+			Severity: Warning, Category: "latency", Rule: "barrier-bound",
+			Message:  fmt.Sprintf("Warps spend %.0f%% of their stalled cycles waiting at barriers: the work between __syncthreads() is unbalanced or too short. Fewer barriers (warp-level primitives for the last steps) or more work between them help.", 100*f),
+			Evidence: fmt.Sprintf("barrier %.1f cycles per issued instruction", t.PerIssue["barrier"]),
+			CUDALine: worst.CUDALine, PTXLine: worst.PTXLine,
+		})
+	}
+	return out
 }

@@ -120,3 +120,24 @@ func TestOneSplitPerBlockIsSilent(t *testing.T) {
 		t.Fatalf("expected a divergence hint, got %+v", hs)
 	}
 }
+
+// TestStallRules: memory- and barrier-dominated stalls are named; balanced ones are not.
+func TestStallRules(t *testing.T) {
+	r := clean()
+	r.Lines[0].StallCycles = 900
+	r.Timing = &report.Timing{Stalls: map[string]int64{"selected": 100, "long_scoreboard": 700, "wait": 100, "barrier": 100},
+		PerIssue: map[string]float64{"long_scoreboard": 7}}
+	hs := Analyze(r, nil)
+	if len(hs) != 1 || hs[0].Rule != "memory-latency-bound" || hs[0].CUDALine != 5 {
+		t.Fatalf("want one memory-latency hint on line 5, got %+v", hs)
+	}
+	r.Timing.Stalls = map[string]int64{"selected": 100, "long_scoreboard": 300, "wait": 200, "barrier": 500}
+	hs = Analyze(r, nil)
+	if len(hs) != 1 || hs[0].Rule != "barrier-bound" {
+		t.Fatalf("want one barrier hint, got %+v", hs)
+	}
+	r.Timing.Stalls = map[string]int64{"selected": 100, "long_scoreboard": 300, "wait": 300, "short_scoreboard": 300, "barrier": 100}
+	if hs = Analyze(r, nil); len(hs) != 0 {
+		t.Fatalf("balanced stalls gave hints: %+v", hs)
+	}
+}

@@ -97,6 +97,7 @@ type Occupancy struct {
 
 // Chart is a rendered chart (SVG with embedded fonts and PNG).
 type Chart struct {
+	ID    string // "occupancy_block_size", "stalls", "timeline", ...
 	Title string
 	SVG   []byte
 	PNG   []byte

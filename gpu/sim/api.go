@@ -31,7 +31,11 @@ type Config struct {
 	OnMemory      func(*mem.Access) // called for every warp-level memory access; the Access is reused after the call
 	Progress      func(Progress)    // called at most about 10 times a second
 
-	sched schedule // alternative warp schedules, for tests of order independence
+	// Issues, when set, receives each block's issued warp-instructions when the
+	// block completes: one sequence per warp of the block, in issue order (the
+	// input of a trace-driven timing model). The slices are reused afterwards.
+	Issues func(block int, warps [][]Issue)
+	sched  schedule // alternative warp schedules, for tests of order independence
 }
 
 // schedule perturbs the order in which a block's warps run (tests only).
@@ -45,6 +49,13 @@ type TraceConfig struct {
 	Block          int // linear block index
 	WarpLo, WarpHi int // inclusive range of warp indices within the block
 	MaxSteps       int // 0 = DefaultTraceSteps; -1 = tracing off (the zero TraceConfig traces block 0, warp 0)
+}
+
+// Issue is one warp-instruction as issued: its PC (an index into Result.Insts)
+// and the lanes active when it issued.
+type Issue struct {
+	PC     int32
+	Active uint32
 }
 
 // Progress reports how far a launch has come.

@@ -85,6 +85,7 @@ func (l *launcher) runWarp(w *warp, n int) error {
 	r := w.regs[w.regBase:]
 	var threads, predOn int64
 	tracing := w.traced && l.tr != nil && l.tr.on()
+	logIssues := l.cfg.Issues != nil
 	defer func() {
 		l.threads += threads
 		l.predOn += predOn
@@ -130,6 +131,9 @@ func (l *launcher) runWarp(w *warp, n int) error {
 		threads += na
 		predOn += int64(bits.OnesCount32(exec))
 		w.issued++
+		if logIssues {
+			w.issues = append(w.issues, Issue{PC: pc, Active: active})
+		}
 		if o.clock {
 			l.refreshClock(w, r)
 		}

@@ -228,3 +228,54 @@ func TestGoldenScheduleIndependence(t *testing.T) {
 		}
 	}
 }
+
+// TestIssueLog: the per-block issue log holds every warp-instruction once, in
+// the order the trace saw them for the traced warps.
+func TestIssueLog(t *testing.T) {
+	for _, c := range loadGoldenCases(t) {
+		if c.Name != "reduce_interleaved" {
+			continue
+		}
+		m := parsePTXFile(t, filepath.Join(goldenDir, "ptx", "reduce.sm_90.ptx"))
+		args := make([]Arg, len(c.Args))
+		for i, a := range c.Args {
+			if strings.HasSuffix(a.Type, "*") {
+				b, err := os.ReadFile(filepath.Join(goldenDir, a.Input))
+				if err != nil {
+					t.Fatal(err)
+				}
+				args[i].Buffer = b
+			} else if a.Value != nil {
+				args[i].Scalar = uint64(int64(*a.Value))
+			}
+		}
+		var total int64
+		var warp0 []Issue
+		blocks := 0
+		cfg := Config{Grid: c.Grid, Block: c.Block, Trace: TraceConfig{Block: 1, WarpLo: 0, WarpHi: 0, MaxSteps: 1 << 20},
+			Issues: func(b int, ws [][]Issue) {
+				blocks++
+				for w, s := range ws {
+					total += int64(len(s))
+					if b == 1 && w == 0 {
+						warp0 = append([]Issue(nil), s...)
+					}
+				}
+			}}
+		res, err := Launch(context.Background(), m, c.Kernel, args, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if blocks != c.Grid[0] || total != res.Stats.WarpInstructions {
+			t.Fatalf("%d blocks logged (want %d), %d issues (want %d)", blocks, c.Grid[0], total, res.Stats.WarpInstructions)
+		}
+		if len(warp0) != len(res.Trace.Steps) {
+			t.Fatalf("warp 0 of block 1: %d issues, %d trace steps", len(warp0), len(res.Trace.Steps))
+		}
+		for i, s := range res.Trace.Steps {
+			if int(warp0[i].PC) != s.PC || warp0[i].Active != s.Active {
+				t.Fatalf("issue %d: pc %d active %#x, trace pc %d active %#x", i, warp0[i].PC, warp0[i].Active, s.PC, s.Active)
+			}
+		}
+	}
+}

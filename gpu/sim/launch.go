@@ -180,6 +180,7 @@ func (l *launcher) runBlock(b int) error {
 	kfn := l.prog.kernel
 	for _, w := range blk.warps {
 		l.resetWarp(w, kfn)
+		w.issues = w.issues[:0]
 		w.traced = l.tr != nil && b == l.cfg.Trace.Block && w.id >= l.cfg.Trace.WarpLo && w.id <= l.cfg.Trace.WarpHi
 	}
 	q := quantum
@@ -209,6 +210,13 @@ func (l *launcher) runBlock(b int) error {
 			}
 		}
 		if remaining == 0 {
+			if l.cfg.Issues != nil {
+				streams := make([][]Issue, len(blk.warps))
+				for i, w := range blk.warps {
+					streams[i] = w.issues
+				}
+				l.cfg.Issues(b, streams)
+			}
 			return nil
 		}
 		if !progressed {

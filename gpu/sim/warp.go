@@ -59,6 +59,7 @@ type warp struct {
 	paramBase int
 	issued    int64
 	traced    bool
+	issues    []Issue // what the warp issued in this block, when Config.Issues is set
 }
 
 // top returns the current pc, reconvergence pc and active mask.

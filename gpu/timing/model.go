@@ -206,6 +206,8 @@ func New(prog *Program, cfg Config) (*Model, error) {
 		cfg.QueueCycles = 16
 	}
 	m := &Model{prog: prog, tab: prog.Table, cfg: cfg, tlLeft: cfg.TimelineWarps}
+	// Warps keep pointers into Timelines: its capacity must never grow.
+	m.res.Timelines = make([]WarpTimeline, 0, max(cfg.TimelineWarps, 0))
 	for i := 0; i < cfg.NumSMs; i++ {
 		m.sms = append(m.sms, &sm{id: i})
 	}
