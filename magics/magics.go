@@ -13,8 +13,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/kernelscope/kernelscope/gpu/launch"
 	"github.com/kernelscope/kernelscope/gpu/arch"
+	"github.com/kernelscope/kernelscope/gpu/launch"
 	"github.com/kernelscope/kernelscope/gpu/toolchain"
 	"github.com/kernelscope/kernelscope/samples"
 )

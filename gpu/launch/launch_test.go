@@ -126,7 +126,7 @@ func TestF16Bits(t *testing.T) {
 	}{
 		{1, 0x3c00}, {-2, 0xc000}, {65504, 0x7bff}, {65520, 0x7c00}, // 65520 rounds up to infinity
 		{float32(math.Inf(-1)), 0xfc00}, {5.960464477539063e-08, 0x0001}, // smallest subnormal
-		{2.9802322387695312e-08, 0x0000}, // half of it: a tie, to even (zero)
+		{2.9802322387695312e-08, 0x0000},                // half of it: a tie, to even (zero)
 		{1.0009765625, 0x3c01}, {1.00048828125, 0x3c00}, // one ulp; half an ulp ties to even
 		{0.333333333, 0x3555},
 	}
