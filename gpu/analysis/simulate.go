@@ -266,6 +266,8 @@ func fillFromResult(rep *report.Report, mod *ptx.Module, k *ptx.Func, res *sim.R
 			PTXLine: line, Space: mi.Space, Op: mi.Op, WidthBits: mi.WidthBits,
 			Requests: int64(mi.Requests), Sectors: int64(mi.Sectors), IdealSectors: int64(mi.IdealSectors),
 			Wavefronts: int64(mi.Wavefronts), IdealWavefronts: int64(mi.IdealWavefronts), L1Hits: int64(mi.L1Hits), L2Hits: int64(mi.L2Hits),
+			Executions: int64(mi.Executions), UniformLoads: int64(mi.UniformLoads),
+			AtomicLanes: int64(mi.AtomicLanes), AtomicAddresses: int64(mi.AtomicAddresses),
 		}
 		if in := instAt[line]; in != nil {
 			row.CUDALine = cudaLine(mod, in.Loc, file)

@@ -36,6 +36,7 @@ const (
 func Analyze(rep *report.Report, spec *arch.Spec) []report.Hint {
 	var out []report.Hint
 	out = append(out, memoryRules(rep)...)
+	out = append(out, uniformAndAtomicRules(rep)...)
 	out = append(out, divergenceRule(rep)...)
 	out = append(out, launchRules(rep, spec)...)
 	out = append(out, occupancyRule(rep)...)
@@ -327,6 +328,42 @@ func stallRules(rep *report.Report) []report.Hint {
 			Evidence: fmt.Sprintf("barrier %.1f cycles per issued instruction", t.PerIssue["barrier"]),
 			CUDALine: worst.CUDALine, PTXLine: worst.PTXLine,
 		})
+	}
+	return out
+}
+
+// contendedAtomic is the average number of lanes per address above which a
+// warp's atomics serialise enough to matter.
+const contendedAtomic = 4.0
+
+// uniformAndAtomicRules flag global loads in which every lane reads one
+// address (constant memory or a value loaded once serves them better) and
+// atomics where many lanes of a warp update the same address.
+func uniformAndAtomicRules(rep *report.Report) []report.Hint {
+	if rep.Memory == nil {
+		return nil
+	}
+	var out []report.Hint
+	for _, m := range rep.Memory.Instructions {
+		if m.Space == "global" && opWord(m.Op) == "load" && m.Executions > 0 && m.UniformLoads == m.Executions && m.Executions >= 2 {
+			out = append(out, report.Hint{
+				Severity: Info, Category: "memory", Rule: "uniform-load",
+				Message:  "Every lane of the warp loads the same global address here. A __constant__ variable (served by the constant cache as a broadcast), or loading the value once per block into shared memory or a kernel parameter, frees the load path.",
+				Evidence: fmt.Sprintf("%d of %d executions read a single address", m.UniformLoads, m.Executions),
+				CUDALine: m.CUDALine, PTXLine: m.PTXLine,
+			})
+		}
+		if opWord(m.Op) == "atomic" && m.AtomicAddresses > 0 {
+			r := float64(m.AtomicLanes) / float64(m.AtomicAddresses)
+			if r >= contendedAtomic {
+				out = append(out, report.Hint{
+					Severity: Warning, Category: "memory", Rule: "contended-atomic",
+					Message:  fmt.Sprintf("Contended atomics: on average %s lanes of a warp update the same %s address, and their updates are serialised. Aggregate within the warp first (e.g. __reduce_add_sync or a shared-memory histogram), then update once per warp or block.", times(r), m.Space),
+					Evidence: fmt.Sprintf("%d lane updates on %d distinct addresses", m.AtomicLanes, m.AtomicAddresses),
+					CUDALine: m.CUDALine, PTXLine: m.PTXLine,
+				})
+			}
+		}
 	}
 	return out
 }

@@ -141,3 +141,20 @@ func TestStallRules(t *testing.T) {
 		t.Fatalf("balanced stalls gave hints: %+v", hs)
 	}
 }
+
+// TestUniformLoadAndContendedAtomic: both rules fire on their evidence and stay silent otherwise.
+func TestUniformLoadAndContendedAtomic(t *testing.T) {
+	r := clean()
+	r.Memory.Instructions = append(r.Memory.Instructions,
+		report.MemInstruction{PTXLine: 30, CUDALine: 8, Space: "global", Op: "ld", Requests: 8, Sectors: 8, IdealSectors: 8, Executions: 8, UniformLoads: 8},
+		report.MemInstruction{PTXLine: 31, CUDALine: 9, Space: "global", Op: "red", Requests: 8, Sectors: 8, IdealSectors: 8, Executions: 8, AtomicLanes: 256, AtomicAddresses: 16})
+	hs := Analyze(r, nil)
+	if len(hs) != 2 || find(hs, "uniform-load") == nil || find(hs, "contended-atomic") == nil || find(hs, "contended-atomic").CUDALine != 9 {
+		t.Fatalf("want a uniform-load and a contended-atomic hint, got %+v", hs)
+	}
+	r.Memory.Instructions[2].UniformLoads = 7 // one execution read different addresses
+	r.Memory.Instructions[3].AtomicAddresses = 128
+	if hs := Analyze(r, nil); len(hs) != 0 {
+		t.Fatalf("want no hints, got %+v", hs)
+	}
+}

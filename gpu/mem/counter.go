@@ -2,6 +2,7 @@ package mem
 
 import (
 	"cmp"
+	"math/bits"
 	"slices"
 )
 
@@ -61,6 +62,9 @@ type InstStats struct {
 	L2Hits          int    `json:"l2_hits"`          // sectors that hit in L2
 	L2Misses        int    `json:"l2_misses"`        // sectors that missed in L2
 	DRAMSectors     int    `json:"dram_sectors"`     // sectors read from DRAM
+	UniformLoads    int    `json:"uniform_loads"`    // load executions where 2+ lanes all read one address
+	AtomicLanes     int    `json:"atomic_lanes"`     // lanes taking part in atomic executions
+	AtomicAddresses int    `json:"atomic_addresses"` // distinct addresses of those executions (lanes/addresses = contention)
 }
 
 // Totals are the kernel-wide memory counters, named after Nsight Compute's metrics
@@ -125,6 +129,15 @@ func (c *Counter) Record(a *Access) (o Outcome) {
 	}
 	row := c.row(a)
 	row.Executions++
+	switch a.Kind {
+	case Load:
+		if uniformAddress(a) {
+			row.UniformLoads++
+		}
+	case Atomic, Reduction:
+		row.AtomicLanes += bits.OnesCount32(a.Mask)
+		row.AtomicAddresses += distinctAddresses(a)
+	}
 	t := &c.totals
 	switch a.Space {
 	case Global, Local:
@@ -192,13 +205,52 @@ func (c *Counter) Record(a *Access) (o Outcome) {
 	return o
 }
 
+// uniformAddress reports whether two or more lanes took part and all used one address.
+func uniformAddress(a *Access) bool {
+	if bits.OnesCount32(a.Mask) < 2 {
+		return false
+	}
+	first := a.Addr[bits.TrailingZeros32(a.Mask)]
+	for m := a.Mask; m != 0; m &= m - 1 {
+		if a.Addr[bits.TrailingZeros32(m)] != first {
+			return false
+		}
+	}
+	return true
+}
+
+// distinctAddresses counts the different addresses the active lanes used.
+func distinctAddresses(a *Access) int {
+	n := 0
+	for m := a.Mask; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		seen := false
+		for p := a.Mask & (1<<uint(l) - 1); p != 0; p &= p - 1 {
+			if a.Addr[bits.TrailingZeros32(p)] == a.Addr[l] {
+				seen = true
+				break
+			}
+		}
+		if !seen {
+			n++
+		}
+	}
+	return n
+}
+
 // row returns the stats row for a's instruction and space, creating it once.
+// Rows are keyed by PTX line and kind when there is a line (PCs count from 0
+// in every function, so kernel and device-function PCs collide; a line holds
+// one instruction in all but hand-packed PTX), else by PC.
 func (c *Counter) row(a *Access) *InstStats {
 	sp := int(a.Space)
 	if sp >= numSpaces {
 		sp = numSpaces - 1
 	}
 	pc := max(a.PC, 0)
+	if a.Line > 0 {
+		pc = a.Line*4 + int(a.Kind&3)
+	}
 	key := pc*numSpaces + sp
 	if pc < maxDensePC {
 		if key >= len(c.index) {
@@ -210,7 +262,7 @@ func (c *Counter) row(a *Access) *InstStats {
 	} else if i := c.far[key]; i > 0 {
 		return &c.rows[i-1]
 	}
-	c.rows = append(c.rows, InstStats{PC: pc, PTXLine: a.Line, Space: a.Space.String(), Op: a.Kind.String(), WidthBits: a.Bytes * 8})
+	c.rows = append(c.rows, InstStats{PC: max(a.PC, 0), PTXLine: a.Line, Space: a.Space.String(), Op: a.Kind.String(), WidthBits: a.Bytes * 8})
 	if pc < maxDensePC {
 		c.index[key] = int32(len(c.rows))
 	} else {

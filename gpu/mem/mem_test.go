@@ -411,3 +411,32 @@ func TestRecordAndLines(t *testing.T) {
 		t.Errorf("cuda line: %+v", r.Instructions[0])
 	}
 }
+
+// TestUniformAndAtomicContention counts broadcast loads and lanes per atomic address.
+func TestUniformAndAtomicContention(t *testing.T) {
+	c := NewCounter(nil)
+	a := &Access{Line: 10, Space: Global, Kind: Load, Bytes: 4, Mask: 0xffffffff}
+	for l := range a.Addr {
+		a.Addr[l] = 0x1000
+	}
+	c.Observe(a)
+	a.Addr[3] = 0x1004
+	c.Observe(a)
+	one := &Access{Line: 10, Space: Global, Kind: Load, Bytes: 4, Mask: 1, Addr: [32]uint64{0x1000}}
+	c.Observe(one) // a single lane is not a broadcast
+	at := &Access{Line: 20, Space: Global, Kind: Atomic, Bytes: 4, Mask: 0xffffffff}
+	for l := range at.Addr {
+		at.Addr[l] = 0x2000 + uint64(l%4)*4 // 8 lanes on each of 4 words
+	}
+	c.Observe(at)
+	rows := map[int]InstStats{}
+	for _, r := range c.Instructions() {
+		rows[r.PTXLine] = r
+	}
+	if r := rows[10]; r.UniformLoads != 1 || r.Executions != 3 {
+		t.Errorf("load row %+v: want 1 uniform execution of 3", r)
+	}
+	if r := rows[20]; r.AtomicLanes != 32 || r.AtomicAddresses != 4 {
+		t.Errorf("atomic row %+v: want 32 lanes on 4 addresses", r)
+	}
+}

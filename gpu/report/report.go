@@ -81,7 +81,11 @@ type MemInstruction struct {
 	IdealWavefronts int64  `json:"ideal_wavefronts"`
 	L1Hits          int64  `json:"l1_hits"`
 	L2Hits          int64  `json:"l2_hits"`
-	Text            string `json:"text,omitempty"` // the PTX instruction
+	Executions      int64  `json:"executions"`
+	UniformLoads    int64  `json:"uniform_loads,omitempty"`    // executions in which 2+ lanes all read one address
+	AtomicLanes     int64  `json:"atomic_lanes,omitempty"`     // lanes of atomic executions
+	AtomicAddresses int64  `json:"atomic_addresses,omitempty"` // distinct addresses they updated
+	Text            string `json:"text,omitempty"`             // the PTX instruction
 }
 
 // Occupancy is the theoretical occupancy of the launch.
