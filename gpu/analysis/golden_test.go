@@ -127,6 +127,21 @@ func TestGoldenOutputsThroughPipeline(t *testing.T) {
 	}
 }
 
+// memoryMetrics are the eight Nsight Compute counters the memory model reproduces.
+var memoryMetrics = []struct {
+	name string
+	get  func(*report.Memory) int64
+}{
+	{"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", func(m *report.Memory) int64 { return m.GlobalLoadRequests }},
+	{"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", func(m *report.Memory) int64 { return m.GlobalLoadSectors }},
+	{"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", func(m *report.Memory) int64 { return m.GlobalStoreRequests }},
+	{"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", func(m *report.Memory) int64 { return m.GlobalStoreSectors }},
+	{"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", func(m *report.Memory) int64 { return m.SharedLoadWavefronts }},
+	{"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", func(m *report.Memory) int64 { return m.SharedStoreWavefronts }},
+	{"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", func(m *report.Memory) int64 { return m.SharedLoadBankConflicts }},
+	{"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", func(m *report.Memory) int64 { return m.SharedStoreBankConflicts }},
+}
+
 // TestGoldenMemoryCountersMatchNsight compares the eight global and shared
 // totals of every case, run from its sm_90 PTX, with Nsight Compute's counters.
 func TestGoldenMemoryCountersMatchNsight(t *testing.T) {
@@ -138,19 +153,7 @@ func TestGoldenMemoryCountersMatchNsight(t *testing.T) {
 	if err := json.Unmarshal(b, &ncu); err != nil {
 		t.Fatal(err)
 	}
-	metrics := []struct {
-		name string
-		get  func(*report.Memory) int64
-	}{
-		{"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", func(m *report.Memory) int64 { return m.GlobalLoadRequests }},
-		{"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", func(m *report.Memory) int64 { return m.GlobalLoadSectors }},
-		{"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", func(m *report.Memory) int64 { return m.GlobalStoreRequests }},
-		{"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", func(m *report.Memory) int64 { return m.GlobalStoreSectors }},
-		{"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", func(m *report.Memory) int64 { return m.SharedLoadWavefronts }},
-		{"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", func(m *report.Memory) int64 { return m.SharedStoreWavefronts }},
-		{"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", func(m *report.Memory) int64 { return m.SharedLoadBankConflicts }},
-		{"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", func(m *report.Memory) int64 { return m.SharedStoreBankConflicts }},
-	}
+	metrics := memoryMetrics
 	// Where nvcc's machine code does what the PTX does not, the PTX-level count
 	// cannot equal the hardware's. Each exception names its evidence, which the
 	// test checks in the golden SASS listing.

@@ -26,6 +26,7 @@ type timingRow struct {
 	set, name       string
 	measured, model int64
 	simSeconds      float64
+	memDiffs        []string // memory counters that differ from ncu's (scale set)
 }
 
 func (r timingRow) errPct() float64 { return 100 * float64(r.model-r.measured) / float64(r.measured) }
@@ -98,7 +99,7 @@ func timeScaleCases(t *testing.T) []timingRow {
 		src := readGolden(t, "ptx/"+base+".sm_90.ptx")
 		start := time.Now()
 		rep, err := Run(context.Background(), Request{Source: []byte(src), SourceFile: base + ".ptx", IsPTX: true, Arch: "sm_90",
-			Launch: l, Grid: c.Grid, Block: c.Block, Timing: true, Budget: 4e9, Trace: launch.Trace{Steps: -1}})
+			Launch: l, Grid: c.Grid, Block: c.Block, Timing: true, Budget: 1e10, Trace: launch.Trace{Steps: -1}})
 		if err != nil {
 			t.Logf("%s: %v", name, err)
 			continue
@@ -107,7 +108,18 @@ func timeScaleCases(t *testing.T) []timingRow {
 		if err != nil || rep.Timing == nil {
 			t.Fatalf("%s: measured %v, timing %v", name, err, rep.Timing)
 		}
-		rows = append(rows, timingRow{set: "scale", name: name, measured: m, model: rep.Timing.Cycles, simSeconds: time.Since(start).Seconds()})
+		row := timingRow{set: "scale", name: name, measured: m, model: rep.Timing.Cycles, simSeconds: time.Since(start).Seconds()}
+		// The memory counters must hold at scale too.
+		for _, mc := range memoryMetrics {
+			w, err := ncuNumber(c.NCU[mc.name])
+			if err != nil {
+				continue
+			}
+			if g := mc.get(rep.Memory); g != w {
+				row.memDiffs = append(row.memDiffs, fmt.Sprintf("%s %d vs ncu %d", strings.TrimSuffix(strings.TrimPrefix(mc.name, "l1tex__"), ".sum"), g, w))
+			}
+		}
+		rows = append(rows, row)
 	}
 	return rows
 }
@@ -123,11 +135,17 @@ func TestTimingAgainstNsight(t *testing.T) {
 	}
 	by := map[string]timingRow{}
 	var b strings.Builder
-	fmt.Fprintf(&b, "| set | launch | H200 cycles (ncu) | modelled | error | simulated in |\n|---|---|---:|---:|---:|---:|\n")
+	fmt.Fprintf(&b, "| set | launch | H200 cycles (ncu) | modelled | error | simulated in | memory counters vs ncu |\n|---|---|---:|---:|---:|---:|---|\n")
 	sums := map[string][2]float64{}
 	for _, r := range rows {
 		by[r.name] = r
-		fmt.Fprintf(&b, "| %s | %s | %d | %d | %+.1f%% | %.1f s |\n", r.set, r.name, r.measured, r.model, r.errPct(), r.simSeconds)
+		mem := "equal"
+		if r.set != "scale" {
+			mem = "(see TestGoldenMemoryCountersMatchNsight)"
+		} else if len(r.memDiffs) > 0 {
+			mem = strings.Join(r.memDiffs, "; ")
+		}
+		fmt.Fprintf(&b, "| %s | %s | %d | %d | %+.1f%% | %.1f s | %s |\n", r.set, r.name, r.measured, r.model, r.errPct(), r.simSeconds, mem)
 		s := sums[r.set]
 		sums[r.set] = [2]float64{s[0] + math.Abs(r.errPct()), s[1] + 1}
 	}
