@@ -16,6 +16,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"html"
 	"io"
 	"log/slog"
 	"os"
@@ -259,7 +260,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		page := "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>KernelScope: " + rep.Kernel + "</title></head><body>" + h + "</body></html>"
+		page := "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><meta name=\"color-scheme\" content=\"light dark\"><title>KernelScope: " +
+			html.EscapeString(rep.Kernel) + "</title></head><body class=\"ks-page\">" + h + "</body></html>"
 		if err := os.WriteFile(*htmlOut, []byte(page), 0o644); err != nil {
 			return fmt.Errorf("writing %s: %w", *htmlOut, err)
 		}

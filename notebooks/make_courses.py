@@ -638,10 +638,9 @@ Edit `reduce_shfl` below (a copy of the sequential solution).
 Your cell shows **60 + 60** shared wavefronts (sequential: 100 + 80), the summary line fewer
 than **60,000** thread-instructions (sequential: 90,104), and `out` FNV-64 **`fb008888f799be45`**.
 
-Note: this version gets a *warp-divergence* hint on `if (t == 0)`: inside `if (t < 32)` only warp 0
-reaches that branch, and it always splits it (1 lane of 32). The rule cannot tell that one lane
-writing the block's result is intended; a single divergent store per block costs next to
-nothing. Read hints as evidence to weigh, not as verdicts.
+Note: `if (t == 0)` inside `if (t < 32)` still splits warp 0 (1 lane of 32), once per block. The
+divergence rule stays silent on a branch that splits a warp only about once per block: one lane
+writing the block's result costs next to nothing. Read hints as evidence to weigh, not as verdicts.
 
 <details><summary>Solution</summary>
 
