@@ -2,7 +2,10 @@ package latency
 
 import "github.com/kernelscope/kernelscope/gpu/arch"
 
-// Sources, abbreviated in the comments below:
+// Sources, abbreviated in the comments below. Only the sm_90 values are
+// measurements made for this project; the others were checked in November
+// 2026 against what could be read of the public sources, and each comment
+// says which of these it rests on:
 //
 //   - H200: calibrated to testdata/golden/latency_sm90.csv (dependent chains
 //     of 512 PTX instructions timed with clock64 on an H200; the SASS each
@@ -10,20 +13,41 @@ import "github.com/kernelscope/kernelscope/gpu/arch"
 //     op minus the tail of the one global load that precedes the timed region
 //     (see TestMicrobenchmarks in gpu/timing, which replays the whole
 //     benchmark and checks the reproduction within 10%).
-//   - CPG: CUDA C++ Programming Guide, "Arithmetic Instructions" throughput
-//     table (results per clock per SM). Issue interval per sub-partition =
-//     128 / (results per clock per SM): 4 sub-partitions, 32 lanes a warp.
-//   - JIA: Jia et al., "Dissecting the NVIDIA Volta GPU Architecture via
-//     Microbenchmarking" (2018) and "... Turing T4 ..." (2019).
+//   - CPG: CUDA C++ Programming Guide, "Arithmetic Instructions", table
+//     "Throughput of Native Arithmetic Instructions" (results per clock per
+//     SM; in CUDA 13 the table is in the Best Practices Guide, section
+//     12.1.1). Issue interval per sub-partition = 128 / (results per clock
+//     per SM): 4 sub-partitions, 32 lanes a warp. The guide itself could not
+//     be opened here; the per-architecture numbers marked "CPG" were read in
+//     copies of its table: openxla/xla
+//     xla/stream_executor/cuda/cuda_core_info_table.cc (FP32 64 on 7.x and
+//     8.0, 128 on 8.6 and 9.0; FP64 32 on 8.0, 64 on 9.0 and 10.0) and public
+//     notes reproducing the table's 8.6 column (FP32 128, FP64 2). Numbers
+//     marked "CPG, not re-read" are the guide's as remembered.
 //   - ABD: Abdelkhalik et al., "Demystifying the Nvidia Ampere Architecture
-//     through Microbenchmarking and Instruction-level Analysis" (2022).
+//     through Microbenchmarking and Instruction-level Analysis" (HPEC 2022,
+//     arXiv 2208.11174), A100. Read through the transcription of its tables
+//     in "[A] Demystifying NVIDIA Ampere Architecture: Notes"
+//     (https://kayzee3327.github.io/the-cuda-cache/blog/demystifying-ampere-arch),
+//     numbered as there: Table 2 "CPI for dependent and independent
+//     instructions", Table 4 "memory accesses latencies", Table 5
+//     "Instructions Clock Cycles". Table 5 times single instructions
+//     (add.f32 = 2, against 4 when dependent in Table 2), not dependent
+//     chains, so it is quoted below but not adopted.
 //   - LUO: Luo et al., "Benchmarking and Dissecting the Nvidia Hopper GPU
-//     Architecture" (2024).
-//   - modelled: no measurement available; the comment gives the reasoning.
-//
-// Values attributed to JIA/ABD/LUO are the order of magnitude those papers
-// report, entered from the papers' tables as remembered and not re-verified
-// against them in this session: treat every non-sm_90 value as modelled.
+//     Architecture" (arXiv 2402.13499v1), Table IV, memory latency in cycles
+//     for A100 / RTX 4090 / H800 (shared, L1, L2, global): 29.0/37.9/261.5/
+//     466.3, 30.1/43.4/273.0/541.5, 29.0/40.7/263.0/478.8. Read in a
+//     third-party copy that cites v1 Table IV; the arXiv page's table itself
+//     could not be opened here. Its H800 row does not match the H200
+//     calibration (shared 29.0 vs 23, L2 263 vs 366): the methods differ, so
+//     values taken from it are comparable across LUO's parts, less so with
+//     sm_90.
+//   - JIA: Jia et al., "Dissecting the NVIDIA Volta GPU Architecture via
+//     Microbenchmarking" (2018) and "Dissecting the NVidia Turing T4 GPU via
+//     Microbenchmarking" (arXiv 1903.07486). Not readable here; the only T4
+//     numbers seen are those ABD quotes for Turing (L2 188, global 434).
+//   - modelled: no source found; the comment gives the reasoning.
 
 // builders fill a Table for each architecture (read-only).
 var builders = map[string]func(*Table, *arch.Spec){
@@ -46,9 +70,9 @@ func (t *Table) bandwidth(s *arch.Spec) {
 	if s.ClockMHz > 0 {
 		peak = s.MemBandwidthGBs * 1000 / float64(s.ClockMHz) // bytes per SM clock
 	}
-	t.Mem.DRAMBytesPerCycle = 0.9 * peak // modelled: 90% of the spec-sheet peak is sustainable (STREAM-like kernels)
+	t.Mem.DRAMBytesPerCycle = 0.9 * peak // modelled: 90% of the spec-sheet peak (gpu/arch) is sustainable (STREAM-like kernels)
 	t.Mem.L2BytesPerCycle = 2 * peak     // modelled: L2 bandwidth about twice DRAM bandwidth on these parts
-	t.Mem.L1BytesPerCycle = 128          // CPG: 32 shared-memory banks x 4 bytes per clock per SM
+	t.Mem.L1BytesPerCycle = 128          // CPG (not re-read): 32 shared-memory banks x 4 bytes per clock per SM
 }
 
 // buildSM90 is the H200 (GH100) table, calibrated on the golden microbenchmarks.
@@ -116,70 +140,91 @@ func buildSM90(t *Table, s *arch.Spec) {
 
 // buildSM100 is B200 (GB100): no measurements here; the H200 calibration is used.
 func buildSM100(t *Table, s *arch.Spec) {
-	buildSM90(t, s) // modelled: assumed equal to the H200 calibration (same SM pipe widths in CPG 10.0)
+	// modelled: every latency and the memory system as calibrated on the H200
+	// (no B200 microbenchmark could be read here); the issue intervals agree
+	// with CPG 10.0 for FP32 (128/clk) and FP64 (64/clk, also in openxla/xla).
+	buildSM90(t, s)
 	t.bandwidth(s)
 }
 
 // consumerFP64 sets the FP64 timing of the parts with 2 FP64 results per clock per SM.
 func consumerFP64(t *Table) {
-	t.set(ClassFAdd64, 48, 64, PipeFP64, DepShort)    // modelled latency (JIA order of magnitude for T4); CPG 2/clk -> 64 cycles a warp
+	// Issue: CPG 2 FP64 results/clk/SM -> 64 cycles a warp (8.6 seen in a copy
+	// of the table; 7.5, 8.9 and 12.0 are CPG, not re-read). Latency modelled:
+	// no source read; 48 cycles (6 x the H200 DADD) is the order of a DFMA on
+	// the 2/clk parts; a public RTX 2080 Ti in-core benchmark reports 48.2.
+	t.set(ClassFAdd64, 48, 64, PipeFP64, DepShort)
 	t.set(ClassDivRN64, 700, 512, PipeFP64, DepShort) // modelled: ~12 dependent DFMA at 48 plus checks
 }
 
 // buildSM120 is the RTX 5090 (GB202): modelled after sm_89.
 func buildSM120(t *Table, s *arch.Spec) {
-	buildSM89(t, s) // modelled: Blackwell consumer SM assumed like Ada's (CPG 12.0: 128 FP32, 2 FP64 per clock)
+	// modelled: the Blackwell consumer SM is assumed to time like Ada's
+	// (FP32 128/clk and FP64 2/clk as on 8.9: CPG, not re-read), memory
+	// latencies included (LUO measured no Blackwell part).
+	buildSM89(t, s)
 	t.bandwidth(s)
 }
 
 // buildSM89 is the RTX 4090 (AD102).
 func buildSM89(t *Table, s *arch.Spec) {
-	buildSM90(t, s) // core pipe latencies as measured on the H200 (LUO reports the same 4-cycle FP32/INT chains on Ada)
+	// modelled: core pipe latencies as measured on the H200 (no Ada
+	// instruction latency could be read here); FP32 128/clk (CPG, not re-read).
+	buildSM90(t, s)
 	consumerFP64(t)
-	t.Mem.Shared = 30 // modelled (LUO order of magnitude for RTX 4090)
-	t.Mem.L1Hit = 33  // modelled (LUO order of magnitude)
-	t.Mem.L2Hit = 270 // modelled (LUO order of magnitude; large 72 MB L2)
-	t.Mem.DRAM = 550  // modelled (LUO order of magnitude)
+	t.Mem.Shared = 30 // LUO Table IV, RTX 4090 shared memory 30.1
+	t.Mem.L1Hit = 43  // LUO Table IV, RTX 4090 L1 cache 43.4
+	t.Mem.L2Hit = 273 // LUO Table IV, RTX 4090 L2 cache 273.0
+	t.Mem.DRAM = 542  // LUO Table IV, RTX 4090 global memory 541.5
 	t.fixMem()
 	t.bandwidth(s)
 }
 
 // buildSM86 is the RTX 3090 (GA102).
 func buildSM86(t *Table, s *arch.Spec) {
-	buildSM90(t, s) // core pipe latencies as on the H200 (ABD reports 4-cycle FP32/INT chains on Ampere)
+	// modelled: core pipe latencies as on the H200 (no GA102 instruction
+	// latency could be read here); FP32 128/clk and FP64 2/clk (CPG).
+	buildSM90(t, s)
 	consumerFP64(t)
-	t.Mem.Shared = 23 // modelled (ABD order of magnitude for Ampere)
-	t.Mem.L1Hit = 33  // modelled (ABD order of magnitude)
-	t.Mem.L2Hit = 230 // modelled (ABD order of magnitude)
-	t.Mem.DRAM = 470  // modelled (ABD order of magnitude)
+	t.Mem.Shared = 23 // modelled: same SM generation as sm_80 (ABD Table 4, A100: 23)
+	t.Mem.L1Hit = 33  // modelled: same SM generation as sm_80 (ABD Table 4, A100: 33)
+	t.Mem.L2Hit = 230 // modelled: no GA102 measurement found; between the A100 (200-262) and RTX 4090 (273) values
+	t.Mem.DRAM = 470  // modelled: no GA102 measurement found; GDDR6X placed between the A100 (466) and RTX 4090 (542)
 	t.fixMem()
 	t.bandwidth(s)
 }
 
 // buildSM80 is the A100 (GA100).
 func buildSM80(t *Table, s *arch.Spec) {
-	buildSM90(t, s)                              // core pipe latencies as on the H200 (ABD: 4-cycle FP32/INT chains on A100)
-	t.set(ClassFAdd, 4, 2, PipeFP32, DepFixed)   // CPG 8.0: 64 FP32 results/clk/SM
-	t.set(ClassFAdd64, 8, 4, PipeFP64, DepFixed) // ABD order of magnitude; CPG 8.0: 32 FP64/clk
+	buildSM90(t, s)                              // modelled: classes ABD does not give keep the H200 values
+	t.set(ClassFAdd, 4, 2, PipeFP32, DepFixed)   // ABD Table 2: mad.rn.f32 dependent CPI 4; CPG 8.0: 64 FP32 results/clk/SM
+	t.set(ClassIAdd, 4, 2, PipeINT, DepFixed)    // ABD Table 2: add.u32 dependent CPI 4 (no pair fusion seen, unlike the H200's 2.99)
+	t.set(ClassIMul, 3, 2, PipeINT, DepFixed)    // ABD Table 2: mul.lo.u32 dependent CPI 3
+	t.set(ClassF16, 3, 1, PipeFP32, DepFixed)    // ABD Table 2: add.f16 dependent CPI 3; CPG 8.0: 256 half results/clk
+	t.set(ClassFAdd64, 5, 4, PipeFP64, DepFixed) // ABD Table 2: add.f64 dependent CPI 5; CPG 8.0: 32 FP64/clk
+	// modelled: ~12 dependent DFMA + checks, as for sm_90. ABD Table 5 times
+	// div.rn.f64 at 426 (a single-instruction timing, not adopted).
 	t.set(ClassDivRN64, 130, 64, PipeFP64, DepShort)
-	t.Mem.Shared = 23 // modelled (ABD order of magnitude for A100)
-	t.Mem.L1Hit = 33  // modelled (ABD order of magnitude)
-	t.Mem.L2Hit = 200 // modelled (ABD order of magnitude; near L2 partition)
-	t.Mem.DRAM = 470  // modelled (ABD order of magnitude)
+	t.Mem.Shared = 23 // ABD Table 4: shared memory load 23 (LUO Table IV: 29.0)
+	t.Mem.L1Hit = 33  // ABD Table 4: L1 cache 33 (LUO Table IV: 37.9)
+	t.Mem.L2Hit = 200 // ABD Table 4: L2 cache 200 (LUO Table IV: 261.5; A100's L2 has near and far partitions)
+	t.Mem.DRAM = 466  // LUO Table IV: A100 global memory 466.3. ABD Table 4 gives 290, below the A100/H800 DRAM latencies LUO reports, so not used
 	t.fixMem()
 	t.bandwidth(s)
 }
 
 // buildSM75 is the T4 (TU104).
 func buildSM75(t *Table, s *arch.Spec) {
-	buildSM90(t, s)                            // core pipe latencies as on the H200 (JIA: 4-cycle FP32/INT chains on Volta/Turing)
-	t.set(ClassFAdd, 4, 2, PipeFP32, DepFixed) // CPG 7.5: 64 FP32 results/clk/SM
-	t.set(ClassF16, 4, 2, PipeFP32, DepFixed)  // CPG 7.5: 128 half results/clk/SM
+	// modelled: core pipe latencies as on the H200 (JIA's T4 instruction
+	// latencies could not be read here).
+	buildSM90(t, s)
+	t.set(ClassFAdd, 4, 2, PipeFP32, DepFixed) // CPG 7.x: 64 FP32 results/clk/SM; latency modelled as the H200's
+	t.set(ClassF16, 4, 2, PipeFP32, DepFixed)  // CPG 7.5: 128 half results/clk/SM (not re-read); latency modelled
 	consumerFP64(t)
-	t.Mem.Shared = 19 // modelled (JIA order of magnitude for T4)
-	t.Mem.L1Hit = 32  // modelled (JIA order of magnitude for T4)
-	t.Mem.L2Hit = 188 // modelled (JIA order of magnitude for T4)
-	t.Mem.DRAM = 400  // modelled (JIA order of magnitude; GDDR6)
+	t.Mem.Shared = 19 // modelled: JIA's T4 value as remembered, not found in the sources read
+	t.Mem.L1Hit = 32  // modelled: JIA's T4 value as remembered; ABD only says L1 latency is comparable across generations
+	t.Mem.L2Hit = 188 // ABD (memory-latency discussion, Turing for comparison): L2 188
+	t.Mem.DRAM = 434  // ABD (memory-latency discussion, Turing for comparison): global memory 434
 	t.fixMem()
 	t.bandwidth(s)
 }
@@ -189,6 +234,8 @@ func (t *Table) fixMem() {
 	t.ops[ClassLdShared].Latency = t.Mem.Shared
 	t.ops[ClassLdGlobal].Latency = t.Mem.L1Hit
 	t.ops[ClassMembarGL].Latency = t.Mem.L2Hit
-	t.ops[ClassAtomShared].Latency = t.Mem.Shared + 3 // modelled: H200 ratio (26 vs 23)
+	t.ops[ClassAtomShared].Latency = t.Mem.Shared + 3 // modelled: H200 offset (26 vs 23)
 	t.ops[ClassAtomGlobal].Latency = t.Mem.L2Hit      // modelled: atomics are served at L2
+	// The barrier (t.Bar) and every class not set by a builder keep the H200
+	// values on all architectures: modelled.
 }
