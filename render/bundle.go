@@ -50,13 +50,18 @@ func Bundle(rep *report.Report, opt Options) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	jrep := rep
-	if !opt.shown("trace") && rep.Trace != nil {
-		// A hidden trace stays out of the JSON too: it is most of the report's size.
-		cp := *rep
-		cp.Trace = nil
-		jrep = &cp
+	// The notebook copy of the JSON report leaves out the bulky trace (the
+	// widget in the HTML carries it) and per-warp timelines (the chart shows
+	// them): together they are most of a report's size. `kernelscope run --json`
+	// keeps both.
+	cp := *rep
+	cp.Trace = nil
+	if rep.Timing != nil {
+		t := *rep.Timing
+		t.Timelines = nil
+		cp.Timing = &t
 	}
+	jrep := &cp
 	js, err := json.Marshal(jrep)
 	if err != nil {
 		return nil, fmt.Errorf("encoding the report: %w", err)

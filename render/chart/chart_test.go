@@ -179,3 +179,21 @@ func TestErrorsAndCleaning(t *testing.T) {
 		t.Errorf("clean: %v", got)
 	}
 }
+
+// TestTimelineDownsample: a row keeps the dominant state of each slice and merges equal neighbours.
+func TestTimelineDownsample(t *testing.T) {
+	var ivs []Interval
+	for c := int64(0); c < 24000; c += 2 {
+		st := "selected"
+		if c%10 == 0 {
+			st = "wait" // 2 of every 10 cycles
+		}
+		ivs = append(ivs, Interval{Start: c, End: c + 2, State: st})
+	}
+	ivs = append(ivs, Interval{Start: 24000, End: 48000, State: "barrier"})
+	r := downsample(TimelineRow{Label: "w", Intervals: ivs}, 48000)
+	if len(r.Intervals) != 2 || r.Intervals[0].State != "selected" || r.Intervals[1].State != "barrier" ||
+		r.Intervals[0].Start != 0 || r.Intervals[1].End != 48000 || r.Intervals[0].End != r.Intervals[1].Start {
+		t.Fatalf("downsampled to %+v", r.Intervals)
+	}
+}

@@ -134,11 +134,67 @@ func (t timelinePlotter) DataRange() (xmin, xmax, ymin, ymax float64) {
 	return 0, xmax, -0.5, float64(len(t.rows)) - 0.5
 }
 
-// TimelineChart draws a per-warp timeline: one row per warp, coloured by state.
+// timelineBuckets is how many time slices a timeline row is drawn with: each
+// slice shows the state that held most of its cycles, so a chart stays a few
+// tens of kilobytes however many intervals the model recorded.
+const timelineBuckets = 240
+
+// downsample reduces a row to at most timelineBuckets intervals over [0, span).
+func downsample(r TimelineRow, span int64) TimelineRow {
+	if span <= 0 {
+		return r
+	}
+	width := float64(span) / timelineBuckets
+	out := TimelineRow{Label: r.Label}
+	i := 0
+	for b := 0; b < timelineBuckets; b++ {
+		lo, hi := int64(float64(b)*width), int64(float64(b+1)*width)
+		if b == timelineBuckets-1 {
+			hi = span
+		}
+		share := map[string]int64{}
+		for i < len(r.Intervals) && r.Intervals[i].End <= lo {
+			i++
+		}
+		for j := i; j < len(r.Intervals) && r.Intervals[j].Start < hi; j++ {
+			iv := r.Intervals[j]
+			share[iv.State] += min(iv.End, hi) - max(iv.Start, lo)
+		}
+		best, bestN := "", int64(0)
+		for st, n := range share {
+			if n > bestN || n == bestN && st < best {
+				best, bestN = st, n
+			}
+		}
+		if best == "" {
+			continue
+		}
+		if k := len(out.Intervals); k > 0 && out.Intervals[k-1].State == best && out.Intervals[k-1].End == lo {
+			out.Intervals[k-1].End = hi
+		} else {
+			out.Intervals = append(out.Intervals, Interval{Start: lo, End: hi, State: best})
+		}
+	}
+	return out
+}
+
+// TimelineChart draws a per-warp timeline: one row per warp, coloured by the
+// state that held most of each time slice.
 func TimelineChart(rows []TimelineRow) (Chart, error) {
 	if len(rows) == 0 {
 		return Chart{}, fmt.Errorf("chart: no timeline to draw")
 	}
+	var span int64
+	for _, r := range rows {
+		for _, iv := range r.Intervals {
+			span = max(span, iv.End)
+		}
+	}
+	small := make([]TimelineRow, len(rows))
+	for i, r := range rows {
+		small[i] = downsample(r, span)
+	}
+	rows = small
 	p := plot.New()
 	p.BackgroundColor = color.Transparent
 	p.Title.Text = "Per-warp timeline"
