@@ -243,6 +243,9 @@ func (w *htmlWriter) source(rep *report.Report, opt Options) {
 				if s.Wavefronts > 0 {
 					title += fmt.Sprintf(", %d wavefronts (ideal %d)", s.Wavefronts, s.IdealWavefronts)
 				}
+				if s.StallCycles > 0 {
+					title += fmt.Sprintf(", %s stalled warp-cycles (%s)", group(s.StallCycles), topStalls(s.Stalls, 3))
+				}
 				h = heat(s.ThreadExecs, maxExec, title)
 			} else {
 				h = heat(0, 0, "")
@@ -517,7 +520,8 @@ func (w *htmlWriter) timing(rep *report.Report, charts []report.Chart) {
 		})
 		w.printf(`<table class="ks-table"><tr><th>pipe</th><th>busy cycles (all sub-partitions)</th><th>share</th></tr>`)
 		for _, p := range pipes {
-			w.printf(`<tr><td>%s</td><td>%s</td><td>%.0f%%</td></tr>`, esc(p.k), group(int64(p.v)), 100*p.v/float64(max(total, 1)))
+			w.printf(`<tr><td><span class="ks-swatch" style="background:%s"></span>%s</td><td>%s</td><td>%.0f%%</td></tr>`,
+				esc(t.PipeColors[p.k]), esc(p.k), group(int64(p.v)), 100*p.v/float64(max(total, 1)))
 		}
 		w.printf(`</table>`)
 	}
@@ -660,4 +664,24 @@ func sassLines(listing, file string) []sassLine {
 		out = append(out, sassLine{text: l, cudaLine: cl})
 	}
 	return out
+}
+
+// topStalls names the n largest stall reasons of a line ("long_scoreboard 80%, wait 12%").
+func topStalls(st map[string]int64, n int) string {
+	type kv struct {
+		k string
+		v int64
+	}
+	var all []kv
+	var total int64
+	for k, v := range st {
+		all = append(all, kv{k, v})
+		total += v
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].v > all[j].v || all[i].v == all[j].v && all[i].k < all[j].k })
+	var parts []string
+	for i := 0; i < len(all) && i < n; i++ {
+		parts = append(parts, fmt.Sprintf("%s %.0f%%", all[i].k, 100*float64(all[i].v)/float64(max(total, 1))))
+	}
+	return strings.Join(parts, ", ")
 }

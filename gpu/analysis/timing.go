@@ -130,7 +130,7 @@ func (t *timingRun) finish(rep *report.Report) error {
 	overhead := timing.LaunchOverhead(blocks, rep.Block[0]*rep.Block[1]*rep.Block[2])
 	tm := &report.Timing{Cycles: res.Cycles + overhead, KernelCycles: res.Cycles, LaunchCycles: overhead, Stalls: map[string]int64{}, PerIssue: map[string]float64{},
 		Modelled: fmt.Sprintf("cycle-level model of %d SMs, %d resident blocks per SM, %.2f waves; sm_90 latencies calibrated on the H200, other architectures modelled", res.SMs, res.BlocksPerSM, res.Waves),
-		Issued:   res.Issued, Pipes: map[string]int64{}}
+		Issued:   res.Issued, Pipes: map[string]int64{}, PipeColors: map[string]string{}}
 	for r := timing.Reason(0); r < timing.NumReasons; r++ {
 		if res.States[r] > 0 {
 			tm.Stalls[r.String()] = res.States[r]
@@ -140,6 +140,7 @@ func (t *timingRun) finish(rep *report.Report) error {
 	for p := latency.Pipe(0); p < latency.NumPipes; p++ {
 		if res.PipeBusy[p] > 0 {
 			tm.Pipes[p.String()] = res.PipeBusy[p]
+			tm.PipeColors[p.String()] = p.Color()
 		}
 	}
 	for _, wt := range res.Timelines {
@@ -158,14 +159,19 @@ func (t *timingRun) finish(rep *report.Report) error {
 		byLine[rep.Lines[i].PTXLine] = i
 	}
 	for line, st := range timing.LineStalls(t.prog, res, false) {
-		var stall int64
-		for r := timing.Reason(0); r < timing.NumReasons; r++ {
-			if r != timing.Selected {
-				stall += st[r]
-			}
+		i, ok := byLine[line]
+		if !ok {
+			continue
 		}
-		if i, ok := byLine[line]; ok {
-			rep.Lines[i].StallCycles = stall
+		l := &rep.Lines[i]
+		for r := timing.Reason(0); r < timing.NumReasons; r++ {
+			if r != timing.Selected && st[r] > 0 {
+				l.StallCycles += st[r]
+				if l.Stalls == nil {
+					l.Stalls = map[string]int64{}
+				}
+				l.Stalls[r.String()] = st[r]
+			}
 		}
 	}
 	rep.Timing = tm

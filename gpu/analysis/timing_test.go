@@ -201,3 +201,30 @@ func TestTimelinesHaveIntervals(t *testing.T) {
 		}
 	}
 }
+
+// TestLineStallsAddUp: the stalls charged to lines add up to the launch's stalled warp-cycles.
+func TestLineStallsAddUp(t *testing.T) {
+	for _, c := range loadCases(t) {
+		if c.Name != "reduce_interleaved" && c.Name != "matmul_tiled" {
+			continue
+		}
+		base := strings.TrimSuffix(filepath.Base(c.Source), ".cu")
+		rep, err := Run(context.Background(), Request{Source: []byte(readGolden(t, "ptx/"+base+".sm_90.ptx")), SourceFile: base + ".ptx", IsPTX: true,
+			Arch: "sm_90", Launch: launchOf(c), Grid: c.Grid, Block: c.Block, BaseDir: golden, Timing: true, Trace: launch.Trace{Steps: -1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var lines, total int64
+		for _, l := range rep.Lines {
+			lines += l.StallCycles
+		}
+		for k, v := range rep.Timing.Stalls {
+			if k != "selected" {
+				total += v
+			}
+		}
+		if lines != total || total == 0 {
+			t.Errorf("%s: lines carry %d stalled warp-cycles, the launch %d", c.Name, lines, total)
+		}
+	}
+}

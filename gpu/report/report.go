@@ -115,7 +115,8 @@ type Timing struct {
 	Stalls       map[string]int64   `json:"stalls"`        // warp-cycles per state (Nsight Compute's names)
 	PerIssue     map[string]float64 `json:"per_issue"`     // the same per issued instruction (ncu's ..._per_issue_active ratios)
 	Issued       int64              `json:"issued"`
-	Pipes        map[string]int64   `json:"pipes"` // busy cycles per pipe, summed over sub-partitions
+	Pipes        map[string]int64   `json:"pipes"`       // busy cycles per pipe, summed over sub-partitions
+	PipeColors   map[string]string  `json:"pipe_colors"` // display colour of each pipe
 	Timelines    []WarpTimeline     `json:"timelines,omitempty"`
 	Modelled     string             `json:"modelled,omitempty"`
 }
@@ -219,6 +220,9 @@ type LineStat struct {
 	Wavefronts        int64 `json:"wavefronts,omitempty"`
 	IdealWavefronts   int64 `json:"ideal_wavefronts,omitempty"`
 	StallCycles       int64 `json:"stall_cycles,omitempty"`
+	// Stalls are the warp-cycles spent waiting to issue this line, per state
+	// (Nsight Compute\'s names; "selected" excluded).
+	Stalls map[string]int64 `json:"stalls,omitempty"`
 }
 
 // Trace is what the stepping widget shows: recorded warp instructions.
