@@ -347,3 +347,12 @@ func TestTraceCarriesCacheOutcome(t *testing.T) {
 		}
 	}
 }
+
+// TestPTXASRegistersFromResUsage: with cuobjdump's resource report, kernels carry ptxas's count.
+func TestPTXASRegistersFromResUsage(t *testing.T) {
+	ks := []report.KernelInfo{{Name: "reduce_interleaved"}, {Name: "reduce_sequential"}, {Name: "absent"}}
+	setPTXASRegisters(ks, readGolden(t, "res/reduce.sm_90.txt"))
+	if ks[0].RegistersPTXAS == nil || *ks[0].RegistersPTXAS != 13 || ks[1].RegistersPTXAS == nil || *ks[1].RegistersPTXAS != 10 || ks[2].RegistersPTXAS != nil {
+		t.Fatalf("registers: %v %v %v", ks[0].RegistersPTXAS, ks[1].RegistersPTXAS, ks[2].RegistersPTXAS)
+	}
+}

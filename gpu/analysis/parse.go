@@ -59,6 +59,7 @@ func ParseOnly(ctx context.Context, req Request) (*ParseResult, error) {
 			cuda = cudaKernels(string(req.Source))
 		}
 		out.Kernels = kernelInfos(mod, cuda)
+		setPTXASRegisters(out.Kernels, rep.ResUsage)
 		if out.Kernels == nil {
 			out.Kernels = []report.KernelInfo{}
 		}

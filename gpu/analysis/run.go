@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/kernelscope/kernelscope/gpu/ptx"
+	"github.com/kernelscope/kernelscope/gpu/sass"
 	"github.com/kernelscope/kernelscope/gpu/toolchain"
 )
 
@@ -128,6 +129,7 @@ func Run(ctx context.Context, req Request) (*report.Report, error) {
 		cuda = cudaKernels(string(req.Source))
 	}
 	rep.Kernels = kernelInfos(mod, cuda)
+	setPTXASRegisters(rep.Kernels, rep.ResUsage)
 	if len(rep.Kernels) == 0 {
 		return fail(report.Error{Kind: "launch", Message: "the cell defines no kernel (__global__ function / .entry) to launch"}, nil)
 	}
@@ -288,4 +290,21 @@ func compile(ctx context.Context, req Request, rep *report.Report) ([]byte, erro
 		rep.ResUsage = res.ResUsage
 	}
 	return ptxText, nil
+}
+
+// setPTXASRegisters fills registers_ptxas from cuobjdump -res-usage output, when nvcc ran.
+func setPTXASRegisters(ks []report.KernelInfo, resUsage string) {
+	if resUsage == "" {
+		return
+	}
+	res, err := sass.ParseResUsage(resUsage)
+	if err != nil {
+		return
+	}
+	for i := range ks {
+		if r, ok := res[ks[i].Name]; ok && r.Registers > 0 {
+			n := r.Registers
+			ks[i].RegistersPTXAS = &n
+		}
+	}
 }
