@@ -1330,45 +1330,58 @@ func (fd *fnDecoder) callOp(in *ptx.Inst) (op, error) {
 			target.Name, len(args), len(rets), len(callee.params), len(callee.rets))
 	}
 	ci := &callInfo{callee: callee}
-	conv := func(a ptx.Operand, s slot, ret bool) (callArg, error) {
-		if a.Kind == ptx.OpSym {
-			sy, ok := fd.syms[a.Name]
-			if !ok || sy.kind != symFParam {
-				return callArg{}, fmt.Errorf("call operand %s is not a .param variable", a.Name)
-			}
-			if sy.size < s.size {
-				return callArg{}, fmt.Errorf("call operand %s is %d bytes; the parameter needs %d", a.Name, sy.size, s.size)
-			}
-			return callArg{param: true, off: int(sy.addr), size: s.size}, nil
+	err := fd.callArgs(ci, args, rets, func(i int) int { return callee.params[i].size }, func(i int) int { return callee.rets[i].size })
+	if err != nil {
+		return op{}, err
+	}
+	return op{kind: kCall, call: ci}, nil
+}
+
+// callArg lowers one argument (or, with ret, return) operand of a call for a
+// parameter of size bytes: a .param variable, a register or an immediate.
+func (fd *fnDecoder) callArg(a ptx.Operand, size int, ret bool) (callArg, error) {
+	if a.Kind == ptx.OpSym {
+		sy, ok := fd.syms[a.Name]
+		if !ok || sy.kind != symFParam {
+			return callArg{}, fmt.Errorf("call operand %s is not a .param variable", a.Name)
 		}
-		if ret {
-			r, m, err := fd.dstReg(a)
-			if err != nil {
-				return callArg{}, err
-			}
-			return callArg{v: val{reg: r}, dmask: m, size: s.size}, nil
+		if sy.size < size {
+			return callArg{}, fmt.Errorf("call operand %s is %d bytes; the parameter needs %d", a.Name, sy.size, size)
 		}
-		v, err := fd.value(a, ptx.TypeNone)
+		return callArg{param: true, off: int(sy.addr), size: size}, nil
+	}
+	if ret {
+		r, m, err := fd.dstReg(a)
 		if err != nil {
 			return callArg{}, err
 		}
-		return callArg{v: v, size: s.size}, nil
+		return callArg{v: val{reg: r}, dmask: m, size: size}, nil
 	}
+	v, err := fd.value(a, ptx.TypeNone)
+	if err != nil {
+		return callArg{}, err
+	}
+	return callArg{v: v, size: size}, nil
+}
+
+// callArgs lowers a call's argument and return lists; argSize and retSize give
+// the parameter sizes by position.
+func (fd *fnDecoder) callArgs(ci *callInfo, args, rets []ptx.Operand, argSize, retSize func(int) int) error {
 	for i, a := range args {
-		c, err := conv(a, callee.params[i], false)
+		c, err := fd.callArg(a, argSize(i), false)
 		if err != nil {
-			return op{}, err
+			return err
 		}
 		ci.args = append(ci.args, c)
 	}
 	for i, a := range rets {
-		c, err := conv(a, callee.rets[i], true)
+		c, err := fd.callArg(a, retSize(i), true)
 		if err != nil {
-			return op{}, err
+			return err
 		}
 		ci.rets = append(ci.rets, c)
 	}
-	return op{kind: kCall, call: ci}, nil
+	return nil
 }
 
 // bar lowers bar/barrier sync, arrive and red.
@@ -1712,34 +1725,8 @@ func (fd *fnDecoder) builtinCall(name string, rets, args []ptx.Operand) (op, err
 		return op{}, fmt.Errorf("call to %s, which has no body in this module", name)
 	}
 	ci := &callInfo{builtin: b}
-	conv := func(a ptx.Operand, size int, ret bool) (callArg, error) {
-		if a.Kind == ptx.OpSym {
-			sy, ok := fd.syms[a.Name]
-			if !ok || sy.kind != symFParam || sy.size < size {
-				return callArg{}, fmt.Errorf("call operand %s is not a .param variable of %d bytes", a.Name, size)
-			}
-			return callArg{param: true, off: int(sy.addr), size: size}, nil
-		}
-		if ret {
-			r, m, err := fd.dstReg(a)
-			return callArg{v: val{reg: r}, dmask: m, size: size}, err
-		}
-		v, err := fd.value(a, ptx.TypeNone)
-		return callArg{v: v, size: size}, err
-	}
-	for i, a := range args {
-		c, err := conv(a, decl.Params[i].Size(), false)
-		if err != nil {
-			return op{}, err
-		}
-		ci.args = append(ci.args, c)
-	}
-	for i, a := range rets {
-		c, err := conv(a, decl.Rets[i].Size(), true)
-		if err != nil {
-			return op{}, err
-		}
-		ci.rets = append(ci.rets, c)
+	if err := fd.callArgs(ci, args, rets, func(i int) int { return decl.Params[i].Size() }, func(i int) int { return decl.Rets[i].Size() }); err != nil {
+		return op{}, err
 	}
 	return op{kind: kCall, call: ci}, nil
 }
@@ -1775,34 +1762,8 @@ func (fd *fnDecoder) indirectCall(in *ptx.Inst, target *ptx.Operand, rets, args 
 		return op{}, err
 	}
 	ci := &callInfo{indirect: true, fnptr: v}
-	conv := func(a ptx.Operand, size int, ret bool) (callArg, error) {
-		if a.Kind == ptx.OpSym {
-			sy, ok := fd.syms[a.Name]
-			if !ok || sy.kind != symFParam || sy.size < size {
-				return callArg{}, fmt.Errorf("call operand %s is not a .param variable of %d bytes", a.Name, size)
-			}
-			return callArg{param: true, off: int(sy.addr), size: size}, nil
-		}
-		if ret {
-			r, m, err := fd.dstReg(a)
-			return callArg{v: val{reg: r}, dmask: m, size: size}, err
-		}
-		v, err := fd.value(a, ptx.TypeNone)
-		return callArg{v: v, size: size}, err
-	}
-	for i, a := range args {
-		c, err := conv(a, sig.Params[i].Size(), false)
-		if err != nil {
-			return op{}, err
-		}
-		ci.args = append(ci.args, c)
-	}
-	for i, a := range rets {
-		c, err := conv(a, sig.Rets[i].Size(), true)
-		if err != nil {
-			return op{}, err
-		}
-		ci.rets = append(ci.rets, c)
+	if err := fd.callArgs(ci, args, rets, func(i int) int { return sig.Params[i].Size() }, func(i int) int { return sig.Rets[i].Size() }); err != nil {
+		return op{}, err
 	}
 	return op{kind: kCall, call: ci}, nil
 }
