@@ -163,16 +163,7 @@ func inferParams(f *ptx.Func) []paramUse {
 	}
 	for i := range uses {
 		if uses[i].pointer && uses[i].elem == "" {
-			switch untyped[i] {
-			case ptx.B8:
-				uses[i].elem = "u8"
-			case ptx.B16:
-				uses[i].elem = "u16"
-			case ptx.B32:
-				uses[i].elem = "u32"
-			case ptx.B64:
-				uses[i].elem = "u64"
-			}
+			uses[i].elem = untypedElem(untyped[i])
 		}
 	}
 	return uses
@@ -185,33 +176,31 @@ type launchArg struct {
 	scalar uint64
 }
 
-// scalarType names a scalar parameter's type in the cell language.
+// scalarType names a scalar parameter's type in the cell language; untyped
+// .bN parameters read as unsigned.
 func scalarType(p *ptx.Param) string {
-	switch p.Type {
-	case ptx.F32:
-		return "f32"
-	case ptx.F64:
-		return "f64"
-	case ptx.F16:
-		return "f16"
-	case ptx.S8:
-		return "i8"
-	case ptx.U8, ptx.B8:
-		return "u8"
-	case ptx.S16:
-		return "i16"
-	case ptx.U16, ptx.B16:
-		return "u16"
-	case ptx.S32:
-		return "i32"
-	case ptx.U32, ptx.B32:
-		return "u32"
-	case ptx.S64:
-		return "i64"
-	case ptx.U64, ptx.B64:
-		return "u64"
+	if e := ptxTypeToElem(p.Type); e != "" {
+		return e
+	}
+	if u := untypedElem(p.Type); u != "" {
+		return u
 	}
 	return p.Type.String()
+}
+
+// untypedElem maps .b8 ... .b64 to the unsigned type of the same size.
+func untypedElem(t ptx.Type) string {
+	switch t {
+	case ptx.B8:
+		return "u8"
+	case ptx.B16:
+		return "u16"
+	case ptx.B32:
+		return "u32"
+	case ptx.B64:
+		return "u64"
+	}
+	return ""
 }
 
 // buildArgs materialises the kernel's arguments from a %launch spec, or
