@@ -2,7 +2,6 @@ package render
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -13,28 +12,16 @@ import (
 	"github.com/kernelscope/kernelscope/gpu/analysis"
 	"github.com/kernelscope/kernelscope/gpu/launch"
 	"github.com/kernelscope/kernelscope/gpu/report"
+	"github.com/kernelscope/kernelscope/internal/golden"
 )
 
 var writeHTML = flag.String("write-html", "", "write the golden reports' HTML pages into this directory")
 
-const golden = "../testdata/golden"
-
 // goldenReport runs one case of cases.json from its sm_90 PTX through the pipeline.
 func goldenReport(t *testing.T, name string) *report.Report {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(golden, "cases.json"))
+	cases, err := golden.Cases()
 	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []struct {
-		Name, Source, Kernel string
-		Grid, Block          [3]int
-		Args                 []struct {
-			Type, Input string
-			Value       json.RawMessage
-		}
-	}
-	if err := json.Unmarshal(b, &cases); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range cases {
@@ -43,20 +30,20 @@ func goldenReport(t *testing.T, name string) *report.Report {
 		}
 		l := &launch.Launch{Kernel: c.Kernel}
 		for _, a := range c.Args {
-			if strings.HasSuffix(a.Type, "*") {
-				l.Args = append(l.Args, launch.Arg{Init: &launch.Init{Func: "file", Path: a.Input, Type: strings.TrimSuffix(a.Type, "*")}})
+			if a.IsBuffer() {
+				l.Args = append(l.Args, launch.Arg{Init: &launch.Init{Func: "file", Path: a.Input, Type: a.Elem()}})
 			} else {
-				l.Args = append(l.Args, launch.Arg{Scalar: string(a.Value)})
+				l.Args = append(l.Args, launch.Arg{Scalar: a.Value.String()})
 			}
 		}
-		base := strings.TrimSuffix(filepath.Base(c.Source), ".cu")
-		src, err := os.ReadFile(filepath.Join(golden, "ptx", base+".sm_90.ptx"))
+		base := c.Base()
+		src, err := golden.Read("ptx/" + base + ".sm_90.ptx")
 		if err != nil {
 			t.Fatal(err)
 		}
 		rep, err := analysis.Run(context.Background(), analysis.Request{
 			Source: src, SourceFile: base + ".sm_90.ptx", IsPTX: true, Arch: "sm_90", Launch: l,
-			Grid: c.Grid, Block: c.Block, BaseDir: golden, Trace: launch.Trace{WarpHi: 1, Steps: 300},
+			Grid: c.Grid, Block: c.Block, BaseDir: golden.Dir(), Trace: launch.Trace{WarpHi: 1, Steps: 300},
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -131,7 +118,7 @@ func TestHidingSections(t *testing.T) {
 
 // TestSASSLinesCarryCUDALines: nvdisasm's line comments link SASS instructions to CUDA lines.
 func TestSASSLinesCarryCUDALines(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join(golden, "sass", "vector_add.sm_90.nvdisasm"))
+	b, err := os.ReadFile(filepath.Join(golden.Dir(), "sass", "vector_add.sm_90.nvdisasm"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +137,7 @@ func TestSASSLinesCarryCUDALines(t *testing.T) {
 			t.Fatalf("a line of another file linked: %+v", l)
 		}
 	}
-	c, err := os.ReadFile(filepath.Join(golden, "sass", "vector_add.sm_90.sass"))
+	c, err := os.ReadFile(filepath.Join(golden.Dir(), "sass", "vector_add.sm_90.sass"))
 	if err != nil {
 		t.Fatal(err)
 	}

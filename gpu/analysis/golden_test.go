@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"github.com/kernelscope/kernelscope/gpu/launch"
 	"github.com/kernelscope/kernelscope/gpu/report"
+	"github.com/kernelscope/kernelscope/internal/golden"
 	"math"
 	"os"
 	"os/exec"
@@ -16,34 +17,13 @@ import (
 	"testing"
 )
 
-const golden = "../../testdata/golden"
-
 // goldenCase is one launch of testdata/golden/cases.json.
-type goldenCase struct {
-	Name         string  `json:"name"`
-	Source       string  `json:"source"`
-	Kernel       string  `json:"kernel"`
-	Grid         [3]int  `json:"grid"`
-	Block        [3]int  `json:"block"`
-	ToleranceRel float64 `json:"tolerance_rel"`
-	Args         []struct {
-		Name   string          `json:"name"`
-		Type   string          `json:"type"`
-		Count  int             `json:"count"`
-		Input  string          `json:"input"`
-		Output string          `json:"output"`
-		Value  json.RawMessage `json:"value"`
-	} `json:"args"`
-}
+type goldenCase = golden.Case
 
 func loadCases(t testing.TB) []goldenCase {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(golden, "cases.json"))
+	cs, err := golden.Cases()
 	if err != nil {
-		t.Fatal(err)
-	}
-	var cs []goldenCase
-	if err := json.Unmarshal(b, &cs); err != nil {
 		t.Fatal(err)
 	}
 	return cs
@@ -57,7 +37,7 @@ func launchOf(c goldenCase) *launch.Launch {
 		if strings.HasSuffix(a.Type, "*") {
 			l.Args = append(l.Args, launch.Arg{Init: &launch.Init{Func: "file", Path: a.Input, Type: strings.TrimSuffix(a.Type, "*")}})
 		} else {
-			l.Args = append(l.Args, launch.Arg{Scalar: string(a.Value)})
+			l.Args = append(l.Args, launch.Arg{Scalar: a.Value.String()})
 		}
 	}
 	return l
@@ -66,14 +46,14 @@ func launchOf(c goldenCase) *launch.Launch {
 func runCase(t *testing.T, c goldenCase, arch string) *report.Report {
 	t.Helper()
 	base := strings.TrimSuffix(filepath.Base(c.Source), ".cu")
-	ptxPath := filepath.Join(golden, "ptx", base+"."+arch+".ptx")
+	ptxPath := filepath.Join(golden.Dir(), "ptx", base+"."+arch+".ptx")
 	src, err := os.ReadFile(ptxPath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rep, err := Run(context.Background(), Request{
 		Source: src, SourceFile: filepath.Base(ptxPath), IsPTX: true, Arch: arch,
-		Launch: launchOf(c), Grid: c.Grid, Block: c.Block, BaseDir: golden,
+		Launch: launchOf(c), Grid: c.Grid, Block: c.Block, BaseDir: golden.Dir(),
 	})
 	if err != nil {
 		t.Fatalf("%s on %s: %v", c.Name, arch, err)
@@ -105,7 +85,7 @@ func TestGoldenOutputsThroughPipeline(t *testing.T) {
 				if a.Output == "" {
 					continue
 				}
-				want, err := os.ReadFile(filepath.Join(golden, a.Output))
+				want, err := os.ReadFile(filepath.Join(golden.Dir(), a.Output))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -145,7 +125,7 @@ var memoryMetrics = []struct {
 // TestGoldenMemoryCountersMatchNsight compares the eight global and shared
 // totals of every case, run from its sm_90 PTX, with Nsight Compute's counters.
 func TestGoldenMemoryCountersMatchNsight(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join(golden, "ncu_sm90.json"))
+	b, err := os.ReadFile(filepath.Join(golden.Dir(), "ncu_sm90.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +194,7 @@ func TestGoldenMemoryCountersMatchNsight(t *testing.T) {
 
 func readGolden(t *testing.T, rel string) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(golden, rel))
+	b, err := os.ReadFile(filepath.Join(golden.Dir(), rel))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -300,7 +280,7 @@ func TestGoldenOutputsFromClangPTX(t *testing.T) {
 				}
 				rep, err := Run(context.Background(), Request{
 					Source: []byte(src), SourceFile: filepath.Base(c.Source), Arch: arch, Compiler: "clang",
-					Launch: l, Grid: c.Grid, Block: c.Block, BaseDir: golden,
+					Launch: l, Grid: c.Grid, Block: c.Block, BaseDir: golden.Dir(),
 				})
 				if err != nil {
 					t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/kernelscope/kernelscope/gpu/launch"
+	"github.com/kernelscope/kernelscope/internal/golden"
 )
 
 var (
@@ -33,7 +34,7 @@ func (r timingRow) errPct() float64 { return 100 * float64(r.model-r.measured) /
 
 // timeGoldenCases runs the small golden launches through the pipeline with timing on.
 func timeGoldenCases(t *testing.T) []timingRow {
-	b, err := os.ReadFile(filepath.Join(golden, "ncu_sm90.json"))
+	b, err := os.ReadFile(filepath.Join(golden.Dir(), "ncu_sm90.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +48,7 @@ func timeGoldenCases(t *testing.T) []timingRow {
 		src := readGolden(t, "ptx/"+base+".sm_90.ptx")
 		start := time.Now()
 		rep, err := Run(context.Background(), Request{Source: []byte(src), SourceFile: base + ".ptx", IsPTX: true, Arch: "sm_90",
-			Launch: launchOf(c), Grid: c.Grid, Block: c.Block, BaseDir: golden, Timing: true, Trace: launch.Trace{Steps: -1}})
+			Launch: launchOf(c), Grid: c.Grid, Block: c.Block, BaseDir: golden.Dir(), Timing: true, Trace: launch.Trace{Steps: -1}})
 		if err != nil {
 			t.Fatalf("%s: %v", c.Name, err)
 		}
@@ -62,7 +63,7 @@ func timeGoldenCases(t *testing.T) []timingRow {
 
 // timeScaleCases runs the large launches (random buffers: their control flow is data-independent).
 func timeScaleCases(t *testing.T) []timingRow {
-	b, err := os.ReadFile(filepath.Join(golden, "scale_sm90.json"))
+	b, err := os.ReadFile(filepath.Join(golden.Dir(), "scale_sm90.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +188,7 @@ func TestTimelinesHaveIntervals(t *testing.T) {
 		}
 		src := readGolden(t, "ptx/transpose.sm_90.ptx")
 		rep, err := Run(context.Background(), Request{Source: []byte(src), SourceFile: "transpose.ptx", IsPTX: true, Arch: "sm_90",
-			Launch: launchOf(c), Grid: c.Grid, Block: c.Block, BaseDir: golden, Timing: true})
+			Launch: launchOf(c), Grid: c.Grid, Block: c.Block, BaseDir: golden.Dir(), Timing: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -210,7 +211,7 @@ func TestLineStallsAddUp(t *testing.T) {
 		}
 		base := strings.TrimSuffix(filepath.Base(c.Source), ".cu")
 		rep, err := Run(context.Background(), Request{Source: []byte(readGolden(t, "ptx/"+base+".sm_90.ptx")), SourceFile: base + ".ptx", IsPTX: true,
-			Arch: "sm_90", Launch: launchOf(c), Grid: c.Grid, Block: c.Block, BaseDir: golden, Timing: true, Trace: launch.Trace{Steps: -1}})
+			Arch: "sm_90", Launch: launchOf(c), Grid: c.Grid, Block: c.Block, BaseDir: golden.Dir(), Timing: true, Trace: launch.Trace{Steps: -1}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,7 +2,6 @@ package mem_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -14,24 +13,14 @@ import (
 	"github.com/kernelscope/kernelscope/gpu/mem"
 	"github.com/kernelscope/kernelscope/gpu/ptx"
 	"github.com/kernelscope/kernelscope/gpu/sim"
+	"github.com/kernelscope/kernelscope/internal/golden"
 )
 
-const goldenDir = "../../testdata/golden"
+// goldenDir is testdata/golden.
+var goldenDir = golden.Dir()
 
-// ncuCase is the part of a cases.json entry needed to launch it.
-type ncuCase struct {
-	Name        string `json:"name"`
-	Source      string `json:"source"`
-	Kernel      string `json:"kernel"`
-	Grid        [3]int `json:"grid"`
-	Block       [3]int `json:"block"`
-	SharedBytes int    `json:"shared_bytes"`
-	Args        []struct {
-		Type  string   `json:"type"`
-		Value *float64 `json:"value"`
-		Input string   `json:"input"`
-	} `json:"args"`
-}
+// ncuCase is a cases.json entry.
+type ncuCase = golden.Case
 
 // launchArgs builds the simulator arguments of a case.
 func launchArgs(c *ncuCase) ([]sim.Arg, error) {
@@ -45,10 +34,10 @@ func launchArgs(c *ncuCase) ([]sim.Arg, error) {
 			args[i].Buffer = b
 			continue
 		}
-		if a.Value == nil {
-			return nil, fmt.Errorf("scalar without value")
+		v, err := a.Float()
+		if err != nil {
+			return nil, fmt.Errorf("scalar %s: %w", a.Name, err)
 		}
-		v := *a.Value
 		switch a.Type {
 		case "i32":
 			args[i].Scalar = uint64(uint32(int32(v)))
@@ -102,12 +91,8 @@ var ptxDiffers = map[string]ptxExplanation{
 // TestNCUTotalsFromPTX runs every case from its sm_90 PTX through the simulator
 // with a Counter on OnMemory and compares the memory totals with Nsight Compute.
 func TestNCUTotalsFromPTX(t *testing.T) {
-	raw, err := os.ReadFile(filepath.Join(goldenDir, "cases.json"))
+	cases, err := golden.Cases()
 	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []ncuCase
-	if err := json.Unmarshal(raw, &cases); err != nil {
 		t.Fatal(err)
 	}
 	want, err := mem.LoadNCU(filepath.Join(goldenDir, "ncu_sm90.json"))

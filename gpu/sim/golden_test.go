@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -13,43 +12,22 @@ import (
 	"testing"
 
 	"github.com/kernelscope/kernelscope/gpu/ptx"
+	"github.com/kernelscope/kernelscope/internal/golden"
 )
 
-const goldenDir = "../../testdata/golden"
+// goldenDir is testdata/golden.
+var goldenDir = golden.Dir()
 
 var goldenArchs = []string{"sm_75", "sm_80", "sm_86", "sm_89", "sm_90"}
 
 // goldenCase is one entry of cases.json.
-type goldenCase struct {
-	Name        string      `json:"name"`
-	Source      string      `json:"source"`
-	Kernel      string      `json:"kernel"`
-	Grid        [3]int      `json:"grid"`
-	Block       [3]int      `json:"block"`
-	SharedBytes int         `json:"shared_bytes"`
-	Args        []goldenArg `json:"args"`
-	Tolerance   float64     `json:"tolerance_rel"`
-}
-
-// goldenArg is one argument of a golden case.
-type goldenArg struct {
-	Name   string   `json:"name"`
-	Type   string   `json:"type"`
-	Count  int      `json:"count"`
-	Value  *float64 `json:"value"`
-	Input  string   `json:"input"`
-	Output string   `json:"output"`
-}
+type goldenCase = golden.Case
 
 func loadGoldenCases(t testing.TB) []goldenCase {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(goldenDir, "cases.json"))
+	cs, err := golden.Cases()
 	if err != nil {
 		t.Fatalf("reading cases.json: %v", err)
-	}
-	var cs []goldenCase
-	if err := json.Unmarshal(b, &cs); err != nil {
-		t.Fatalf("decoding cases.json: %v", err)
 	}
 	return cs
 }
@@ -97,10 +75,11 @@ func goldenArgs(t testing.TB, c *goldenCase) []Arg {
 			args[i].Buffer = b
 			continue
 		}
-		if a.Value == nil {
-			t.Fatalf("%s: scalar %s without a value", c.Name, a.Name)
+		f, err := a.Float()
+		if err != nil {
+			t.Fatalf("%s: scalar %s: %v", c.Name, a.Name, err)
 		}
-		v, err := scalarBits(a.Type, *a.Value)
+		v, err := scalarBits(a.Type, f)
 		if err != nil {
 			t.Fatalf("%s: %v", c.Name, err)
 		}
@@ -183,7 +162,7 @@ func TestGoldenCases(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if msg := compareOutput(res.Buffers[j], want, a.Type, c.Tolerance); msg != "" {
+					if msg := compareOutput(res.Buffers[j], want, a.Type, c.ToleranceRel); msg != "" {
 						t.Errorf("%s: %s", a.Name, msg)
 					}
 				}
@@ -219,7 +198,7 @@ func TestGoldenScheduleIndependence(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if msg := compareOutput(res.Buffers[j], want, a.Type, c.Tolerance); msg != "" {
+			if msg := compareOutput(res.Buffers[j], want, a.Type, c.ToleranceRel); msg != "" {
 				t.Errorf("%s: %s: %s", c.Name, a.Name, msg)
 			}
 		}
@@ -245,8 +224,8 @@ func TestIssueLog(t *testing.T) {
 					t.Fatal(err)
 				}
 				args[i].Buffer = b
-			} else if a.Value != nil {
-				args[i].Scalar = uint64(int64(*a.Value))
+			} else if f, err := a.Float(); err == nil {
+				args[i].Scalar = uint64(int64(f))
 			}
 		}
 		var total int64
