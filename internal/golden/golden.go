@@ -32,7 +32,7 @@ type Arg struct {
 	Name   string      `json:"name"`
 	Type   string      `json:"type"` // f32 f64 i32 u32 u8, with a trailing * for a buffer
 	Count  int         `json:"count"`
-	Value  json.Number `json:"value"` // scalars: the literal as written
+	Value  json.Number `json:"value"`  // scalars: the literal as written
 	Input  string      `json:"input"`  // buffers: the contents before the launch
 	Output string      `json:"output"` // buffers: the H200's contents after it
 }
