@@ -230,8 +230,12 @@ func buildArgs(f *ptx.Func, cparams []cudaParam, spec *launch.Launch, totalThrea
 	if spec != nil {
 		given = spec.Args
 	}
+	names := make([]string, len(f.Params))
+	for i := range f.Params {
+		names[i] = shortParamName(i)
+	}
 	if len(given) > len(f.Params) {
-		return nil, nil, fmt.Errorf("%%launch %s: %d arguments given, the kernel takes %d (%s)", f.Name, len(given), len(f.Params), paramList(f))
+		return nil, nil, fmt.Errorf("%%launch %s: %d arguments given, the kernel takes %d (%s)", demangle(f.Name), len(given), len(f.Params), strings.Join(names, ", "))
 	}
 	byName := map[string]int{}
 	for i, g := range given {
@@ -319,21 +323,9 @@ func buildArgs(f *ptx.Func, cparams []cudaParam, spec *launch.Launch, totalThrea
 		args[i] = launchArg{info: report.ArgInfo{Name: short, Type: st, Init: text, Auto: auto}, scalar: bits}
 	}
 	for name := range byName {
-		var names []string
-		for i := range f.Params {
-			names = append(names, shortParamName(i))
-		}
-		return nil, nil, fmt.Errorf("%%launch %s: no parameter named %q (parameters: %s)", f.Name, name, strings.Join(names, ", "))
+		return nil, nil, fmt.Errorf("%%launch %s: no parameter named %q (parameters: %s)", demangle(f.Name), name, strings.Join(names, ", "))
 	}
 	return args, notes, nil
-}
-
-func paramList(f *ptx.Func) string {
-	var s []string
-	for _, p := range f.Params {
-		s = append(s, p.Name)
-	}
-	return strings.Join(s, ", ")
 }
 
 // summarise describes a buffer after the launch.
