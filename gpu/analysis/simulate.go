@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/kernelscope/kernelscope/gpu/report"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/kernelscope/kernelscope/gpu/arch"
@@ -151,7 +152,14 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 		fillFromResult(rep, mod, k, res, args, counter, userFile(req), traced)
 	}
 	if simErr != nil {
-		return fail(simFailure(simErr, mod, userFile(req)), nil)
+		e := simFailure(simErr, mod, userFile(req))
+		// The simulator names buffers by their PTX parameter; say the CUDA name.
+		for i, a := range args {
+			if i < len(k.Params) && a.info.Name != k.Params[i].Name {
+				e.Message = strings.ReplaceAll(e.Message, "("+k.Params[i].Name+")", "("+a.info.Name+")")
+			}
+		}
+		return fail(e, nil)
 	}
 	if tm != nil {
 		if err := tm.finish(rep); err != nil {
