@@ -39,7 +39,10 @@ echo "==> the numbers the course notebooks promise"
 /usr/bin/python3 notebooks/make_courses.py --verify
 echo "==> the browser test"
 bash scripts/browser_test.sh
+echo "==> the reports through JupyterLab's own renderer (@jupyterlab/rendermime)"
+bash scripts/jupyterlab_test.sh build/notebooks/tour.ipynb
 [ "$nb_fail" -eq 0 ] || { echo "kernelscope: 0 passed, $nb_fail failed"; exit 1; }
 # Every stage above stops the script on failure; reaching here means all passed:
-# vet, go test, fuzzing, the real client, notebooks, their checks, course numbers, browser.
-echo "kernelscope: 8 passed, 0 failed"
+# vet, go test, fuzzing, the real client, notebooks, their checks, course numbers, browser,
+# JupyterLab's renderer.
+echo "kernelscope: 9 passed, 0 failed"
