@@ -16,7 +16,7 @@ ks_install_deps() {
     local sudo=""
     [ "$(id -u)" -ne 0 ] && sudo="sudo"
     $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing >/dev/null
   fi
   if ! command -v go >/dev/null 2>&1; then
     if [ -x /usr/local/go/bin/go ]; then export PATH="/usr/local/go/bin:$PATH"; else echo "Go 1.26 is required (https://go.dev/dl)"; return 1; fi

@@ -25,7 +25,7 @@ command -v npm >/dev/null || need+=(npm)
 if [ "${#need[@]}" -gt 0 ]; then
   echo "==> apt-get install ${need[*]}"
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 if [ ! -f tests/jupyterlab/node_modules/@jupyterlab/rendermime/package.json ] || [ ! -f tests/jupyterlab/node_modules/playwright-core/package.json ]; then
   echo "==> npm ci (tests/jupyterlab: @jupyterlab/rendermime, esbuild, playwright-core; no browser download)"
