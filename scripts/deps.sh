@@ -1,6 +1,6 @@
 # Sourced by setup.sh and test.sh: installs what KernelScope needs on Debian 12
 # when it is missing. Needs root (or sudo) for apt-get; does nothing when all is there.
-KS_APT_PACKAGES="clang-19 python3-jupyter-client jupyter-client python3-nbclient python3-nbconvert jupyter-nbconvert python3-nbformat jupyter-notebook jupyter-console"
+KS_APT_PACKAGES="clang-19 python3-jupyter-client jupyter-client python3-nbclient python3-nbconvert jupyter-nbconvert python3-nbformat jupyter-notebook jupyter-console python3-ipykernel"
 ks_missing_packages() {
   local missing=""
   for p in $KS_APT_PACKAGES "$@"; do
