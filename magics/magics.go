@@ -1,5 +1,5 @@
 // Package magics implements KernelScope's cell language: the % magics of a
-// notebook cell (DESIGN.md, "The cell language"), the help text, and the words
+// notebook cell (docs/design.md, "The cell language"), the help text, and the words
 // offered by completion and inspection.
 //
 // A cell is CUDA unless its first line is %%ptx. A line whose first non-blank

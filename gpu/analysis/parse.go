@@ -9,7 +9,7 @@ import (
 	"github.com/kernelscope/kernelscope/gpu/ptx"
 )
 
-// ParseResult is the answer of `kernelscope parse --json` (names fixed by DESIGN.md).
+// ParseResult is the answer of `kernelscope parse --json` (names fixed by docs/design.md).
 type ParseResult struct {
 	PTX     PTXInfo             `json:"ptx"`
 	Kernels []report.KernelInfo `json:"kernels"`

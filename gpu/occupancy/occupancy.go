@@ -79,7 +79,7 @@ type JSONResult struct {
 	Limits            Limits   `json:"limits"`               // per-resource block limits
 }
 
-// JSON returns the stable JSON form of r (DESIGN.md's occupancy --json).
+// JSON returns the stable JSON form of r (docs/design.md's occupancy --json).
 func (r Result) JSON() JSONResult {
 	lf := r.Limiting
 	if lf == nil {

@@ -4,7 +4,7 @@
 package report
 
 // Report is the contract between the engine and every presentation (HTML,
-// text, JSON). The JSON names are stable (DESIGN.md): add fields, rename none.
+// text, JSON). The JSON names are stable (docs/design.md): add fields, rename none.
 type Report struct {
 	Kernel    string     `json:"kernel"`
 	Arch      string     `json:"arch"`
@@ -40,7 +40,7 @@ type Report struct {
 	Sections      map[string]bool `json:"-"`               // section -> shown (from %show/%hide)
 }
 
-// Stats are launch totals (DESIGN.md "stats").
+// Stats are launch totals (docs/design.md "stats").
 type Stats struct {
 	WarpInstructions   int64 `json:"warp_instructions"`
 	ThreadInstructions int64 `json:"thread_instructions"`
