@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -116,7 +117,12 @@ func Dir(opts InstallOptions) (string, error) {
 	}
 }
 
-// Install writes kernel.json (argv[0] the absolute executable) and the logos, returning the directory.
+// BinaryName is the name of the kernel binary's copy inside the kernelspec directory.
+const BinaryName = "kernelscope"
+
+// Install copies the executable into the kernelspec directory (so the kernel keeps working when
+// the checkout it was built in moves or is rebuilt) and writes kernel.json (argv[0] that copy)
+// and the logos, returning the directory.
 func Install(opts InstallOptions) (dir string, err error) {
 	dir, err = Dir(opts)
 	if err != nil {
@@ -140,10 +146,14 @@ func Install(opts InstallOptions) (dir string, err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("kernelspec: create %s: %w", dir, err)
 	}
+	bin := filepath.Join(dir, BinaryName)
+	if err := copyExecutable(exe, bin); err != nil {
+		return "", err
+	}
 	for _, name := range Files() {
 		var b []byte
 		if name == "kernel.json" {
-			b, err = KernelJSON(exe)
+			b, err = KernelJSON(bin)
 		} else {
 			b, err = ReadFile(name)
 		}
@@ -155,6 +165,56 @@ func Install(opts InstallOptions) (dir string, err error) {
 		}
 	}
 	return dir, nil
+}
+
+// copyExecutable copies src to dst (mode 0755) through a temp file and a rename, so a kernel
+// running from dst keeps its old binary; nothing is done when src already is dst.
+func copyExecutable(src, dst string) error {
+	if same, err := sameFile(src, dst); err != nil {
+		return err
+	} else if same {
+		return nil
+	}
+	in, err := os.Open(src)
+	if err != nil {
+		return fmt.Errorf("kernelspec: read executable %s: %w", src, err)
+	}
+	defer in.Close()
+	tmp, err := os.CreateTemp(filepath.Dir(dst), ".tmp-"+filepath.Base(dst)+"-*")
+	if err != nil {
+		return fmt.Errorf("kernelspec: copy executable to %s: %w", dst, err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := io.Copy(tmp, in); err != nil {
+		tmp.Close()
+		return fmt.Errorf("kernelspec: copy executable to %s: %w", dst, err)
+	}
+	if err := tmp.Chmod(0o755); err != nil {
+		tmp.Close()
+		return fmt.Errorf("kernelspec: chmod %s: %w", dst, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("kernelspec: copy executable to %s: %w", dst, err)
+	}
+	if err := os.Rename(tmp.Name(), dst); err != nil {
+		return fmt.Errorf("kernelspec: install %s: %w", dst, err)
+	}
+	return nil
+}
+
+// sameFile reports whether a and b name the same existing file (false when b does not exist).
+func sameFile(a, b string) (bool, error) {
+	sa, err := os.Stat(a)
+	if err != nil {
+		return false, fmt.Errorf("kernelspec: executable %s: %w", a, err)
+	}
+	sb, err := os.Stat(b)
+	if errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	} else if err != nil {
+		return false, fmt.Errorf("kernelspec: %s: %w", b, err)
+	}
+	return os.SameFile(sa, sb), nil
 }
 
 // writeFileAtomic writes b to path through a temp file and a rename.

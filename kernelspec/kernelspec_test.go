@@ -60,8 +60,8 @@ func TestInstallPrefix(t *testing.T) {
 			if err := json.Unmarshal(got, &s); err != nil {
 				t.Fatal(err)
 			}
-			if s.Argv[0] != exe {
-				t.Errorf("argv[0] = %s, want %s", s.Argv[0], exe)
+			if want := filepath.Join(dir, BinaryName); s.Argv[0] != want {
+				t.Errorf("argv[0] = %s, want the copy %s", s.Argv[0], want)
 			}
 			continue
 		}
@@ -74,6 +74,44 @@ func TestInstallPrefix(t *testing.T) {
 	if _, err := Install(InstallOptions{Prefix: prefix, Executable: exe}); err != nil {
 		t.Fatalf("reinstall: %v", err)
 	}
+}
+
+// TestInstallCopiesBinary checks that the kernelspec keeps working when the built binary
+// goes away (a moved or deleted checkout) and that installing from the copy itself works.
+func TestInstallCopiesBinary(t *testing.T) {
+	exe := fakeExe(t)
+	want, err := os.ReadFile(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prefix := t.TempDir()
+	dir, err := Install(InstallOptions{Prefix: prefix, Executable: exe})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(exe); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, BinaryName)
+	check := func(when string) {
+		t.Helper()
+		got, err := os.ReadFile(bin)
+		if err != nil {
+			t.Fatalf("%s: %v", when, err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: copy has %d bytes, want %d", when, len(got), len(want))
+		}
+		if st, err := os.Stat(bin); err != nil || st.Mode().Perm()&0o111 == 0 {
+			t.Errorf("%s: copy not executable: %v %v", when, st.Mode(), err)
+		}
+	}
+	check("after removing the original")
+	// Reinstalling from the installed copy (kernelscope install run from the kernelspec dir).
+	if _, err := Install(InstallOptions{Prefix: prefix, Executable: bin}); err != nil {
+		t.Fatalf("reinstall from the copy: %v", err)
+	}
+	check("after reinstalling from the copy")
 }
 
 func TestInstallUserHonoursJupyterDataDir(t *testing.T) {
@@ -168,7 +206,7 @@ func TestJupyterListsIt(t *testing.T) {
 	if !ok {
 		t.Fatalf("kernelscope not listed: %s", out)
 	}
-	if ks.ResourceDir != dir || ks.Spec.Argv[0] != exe || ks.Spec.DisplayName != "KernelScope (CUDA)" {
+	if ks.ResourceDir != dir || ks.Spec.Argv[0] != filepath.Join(dir, BinaryName) || ks.Spec.DisplayName != "KernelScope (CUDA)" {
 		t.Errorf("listed %+v, want dir %s argv[0] %s", ks, dir, exe)
 	}
 }
