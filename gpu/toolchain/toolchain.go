@@ -6,6 +6,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,7 +17,10 @@ import (
 	"time"
 )
 
-//go:embed prelude/kernelscope_prelude.h prelude/kernelscope_libdevice.h
+// The prelude directory: kernelscope_prelude.h, its libdevice part and the headers
+// standing in for the CUDA toolkit's (cuda_runtime.h, cooperative_groups.h, ...).
+//
+//go:embed prelude
 var preludeFS embed.FS
 
 // PreludeName is the file name the prelude carries in diagnostics and in the PTX's .file table.
@@ -295,17 +299,26 @@ func sanitizeName(name string) string {
 	return s
 }
 
-// writePrelude puts the prelude headers (and an empty crt/sm_70_rt.hpp that clang's
-// intrinsics header includes) into dir.
+// writePrelude puts the prelude headers (every file under prelude/, the stand-ins
+// for the toolkit's headers included) and an empty crt/sm_70_rt.hpp that clang's
+// intrinsics header includes into dir.
 func writePrelude(dir string) error {
-	for _, n := range []string{PreludeName, "kernelscope_libdevice.h"} {
-		b, err := preludeFS.ReadFile("prelude/" + n)
+	err := fs.WalkDir(preludeFS, "prelude", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			return fmt.Errorf("toolchain: embedded prelude %s: %w", n, err)
+			return err
 		}
-		if err := os.WriteFile(filepath.Join(dir, n), b, 0o600); err != nil {
-			return fmt.Errorf("toolchain: write prelude: %w", err)
+		rel := strings.TrimPrefix(strings.TrimPrefix(p, "prelude"), "/")
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dir, filepath.FromSlash(rel)), 0o700)
 		}
+		b, err := preludeFS.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dir, filepath.FromSlash(rel)), b, 0o600)
+	})
+	if err != nil {
+		return fmt.Errorf("toolchain: write prelude: %w", err)
 	}
 	if err := os.MkdirAll(filepath.Join(dir, "crt"), 0o700); err != nil {
 		return fmt.Errorf("toolchain: write prelude: %w", err)

@@ -40,6 +40,12 @@ typedef __UINT64_TYPE__ uint64_t;
 typedef __UINTPTR_TYPE__ uintptr_t;
 typedef __INTPTR_TYPE__ intptr_t;
 typedef unsigned int cuuint32_t;
+typedef unsigned long long cuuint64_t;
+// CUDA's (and glibc's sys/types.h's) short names for the unsigned types.
+typedef unsigned int uint;
+typedef unsigned short ushort;
+typedef unsigned long ulong;
+typedef unsigned char uchar;
 
 #define CHAR_BIT __CHAR_BIT__
 #define SCHAR_MAX __SCHAR_MAX__
@@ -112,6 +118,7 @@ struct dim3 {
 typedef struct dim3 dim3;
 
 #include <__clang_cuda_builtin_vars.h>
+#include "kernelscope_runtime.h"
 
 __device__ inline __cuda_builtin_threadIdx_t::operator dim3() const { return dim3(x, y, z); }
 __device__ inline __cuda_builtin_threadIdx_t::operator uint3() const { return uint3{x, y, z}; }
@@ -141,6 +148,7 @@ static __device__ __forceinline__ unsigned int __isLocal(const void *p) { return
 #define __cvta_constant_to_generic(p) __nv_cvta_constant_to_generic_impl(p)
 #define __cvta_local_to_generic(p) __nv_cvta_local_to_generic_impl(p)
 #include <__clang_cuda_intrinsics.h>
+#include "kernelscope_cachehints.h"
 
 // ---- __match_*_sync, as CUDA names them (sm_70 and later) ----
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 700
@@ -234,6 +242,15 @@ static __device__ __forceinline__ double abs(double x) { return fabs(x); }
 // Device printf: clang lowers a call to it into vprintf with a packed
 // argument buffer, which the simulator formats (Result.Stdout).
 extern "C" __device__ int printf(const char *, ...);
+
+// assert() (assert.h in the prelude directory) prints its message here on failure,
+// in the form CUDA's device assert prints; the macro then executes trap at the
+// assert's own line, which ends the launch.
+static __device__ __forceinline__ void __kernelscope_assert_fail(const char *expr, const char *file, unsigned int line,
+                                                                          const char *func) {
+  printf("%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file, line, func, blockIdx.x,
+         blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, threadIdx.z, expr);
+}
 
 namespace std {
 using ::min; using ::max; using ::sqrt; using ::exp; using ::exp2; using ::log; using ::log2;

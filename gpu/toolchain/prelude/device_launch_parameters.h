@@ -1,0 +1,4 @@
+// KernelScope: stands in for the CUDA toolkit's <device_launch_parameters.h>; what it declares for device
+// code is in kernelscope_prelude.h, which clang includes before the cell.
+#pragma clang system_header
+#include "kernelscope_prelude.h"
