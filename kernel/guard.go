@@ -21,8 +21,9 @@ import (
 // zmq4 trusts the ZMTP framing of its peers: a frame header claiming 2^46 bytes makes
 // it allocate that much before authentication (a fatal out-of-memory, not a panic),
 // and a truncated READY command makes its metadata parser index out of range; its
-// accept loop also waits without limit for a peer's handshake. The guard below checks
-// every byte a peer sends, before zmq4 reads it, and cuts the connection on a violation.
+// accept loop also waits without limit for a peer's handshake, one connection at a
+// time. The guard below checks every byte a peer sends, before zmq4 reads it, cuts the
+// connection on a violation, and does the waiting for handshakes concurrently.
 
 // Limits bounds what a ZeroMQ peer may send.
 type Limits struct {
@@ -36,6 +37,9 @@ type Limits struct {
 	MaxCommand uint64
 	// Handshake is how long a peer may take to send its greeting and READY command.
 	Handshake time.Duration
+	// PendingHandshakes is the most connections per socket whose handshake is still
+	// arriving (0: 64); more are closed at once.
+	PendingHandshakes int
 }
 
 // DefaultLimits returns the limits Run uses.
@@ -267,25 +271,233 @@ func (c *guardConn) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// guardListener wraps accepted connections in guardConn.
+// zmq4 accepts and handshakes one connection at a time (its accept loop calls Open,
+// which waits for the peer's greeting), so a peer that connects and sends nothing used
+// to hold up every later client for the whole handshake deadline, one after another.
+// The guard listener therefore accepts in its own goroutine and runs the handshake's
+// reading half for each connection concurrently: it sends the ZMTP greeting zmq4 would
+// send, reads the peer's greeting and READY command (both of which a ZMTP peer sends
+// without waiting for ours), and hands zmq4 only connections whose handshake has fully
+// arrived. zmq4 then reads those bytes from a buffer and never waits on the network
+// during its handshake; its own greeting, identical to the one already sent, is
+// swallowed. A peer that stays silent past the deadline is closed without zmq4 ever
+// seeing it. (Upstream, the equivalent fix is for zmq4's accept loop to run Open in a
+// goroutine per connection.)
+
+// zmtpNullGreeting is the greeting zmq4 sends as a listener with the NULL mechanism:
+// signature, version 3.0, "NULL", as-server 0.
+func zmtpNullGreeting() []byte {
+	g := make([]byte, zmtpGreetingLen)
+	g[0], g[9], g[10], g[11] = 0xff, 0x7f, 3, 0
+	copy(g[12:32], "NULL")
+	return g
+}
+
+// defaultPendingHandshakes bounds the connections whose handshake is still arriving.
+const defaultPendingHandshakes = 64
+
+// guardListener accepts connections concurrently and hands zmq4 only those whose
+// handshake has arrived, guarded.
 type guardListener struct {
 	net.Listener
 	lim   Limits
 	peers []string
 	log   *slog.Logger
+
+	ready chan net.Conn // connections whose handshake has arrived
+	done  chan struct{} // closed by Close
+	slots chan struct{} // one token per pending handshake
+
+	mu      sync.Mutex
+	pending map[net.Conn]struct{}
+	closed  bool
+	once    sync.Once
 }
 
-// Accept returns the next connection, guarded, with a handshake deadline.
-func (l guardListener) Accept() (net.Conn, error) {
-	c, err := l.Listener.Accept()
-	if err != nil {
-		return nil, err
+// newGuardListener starts accepting on l.
+func newGuardListener(l net.Listener, lim Limits, peers []string, log *slog.Logger) *guardListener {
+	n := lim.PendingHandshakes
+	if n <= 0 {
+		n = defaultPendingHandshakes
 	}
-	if err := c.SetReadDeadline(time.Now().Add(l.lim.Handshake)); err != nil {
+	gl := &guardListener{Listener: l, lim: lim, peers: peers, log: log,
+		ready: make(chan net.Conn), done: make(chan struct{}), slots: make(chan struct{}, n),
+		pending: map[net.Conn]struct{}{}}
+	go gl.acceptLoop()
+	return gl
+}
+
+// acceptLoop accepts until the listener closes, starting one handshake per connection.
+func (l *guardListener) acceptLoop() {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			select {
+			case <-l.done:
+				return
+			default:
+			}
+			if errors.Is(err, net.ErrClosed) {
+				return
+			}
+			l.log.Warn("accept failed", "err", err)
+			time.Sleep(10 * time.Millisecond) // e.g. out of file descriptors: do not spin
+			continue
+		}
+		select {
+		case l.slots <- struct{}{}:
+		default:
+			l.log.Warn("closing ZeroMQ connection: too many handshakes in progress", "peer", c.RemoteAddr().String(), "limit", cap(l.slots))
+			c.Close()
+			continue
+		}
+		if !l.track(c) {
+			c.Close()
+			<-l.slots
+			return
+		}
+		go l.handshake(c)
+	}
+}
+
+// track records c as pending; false once the listener is closed.
+func (l *guardListener) track(c net.Conn) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return false
+	}
+	l.pending[c] = struct{}{}
+	return true
+}
+
+// untrack forgets c.
+func (l *guardListener) untrack(c net.Conn) {
+	l.mu.Lock()
+	delete(l.pending, c)
+	l.mu.Unlock()
+}
+
+// handshake sends the greeting, reads the peer's greeting and READY within the
+// deadline and passes the connection on to Accept; on failure it closes it.
+func (l *guardListener) handshake(c net.Conn) {
+	defer func() { <-l.slots }()
+	defer l.untrack(c)
+	hc, err := l.prepare(c)
+	if err != nil {
+		l.log.Debug("ZeroMQ handshake did not complete", "peer", c.RemoteAddr().String(), "err", err)
 		c.Close()
+		return
+	}
+	select {
+	case l.ready <- hc:
+	case <-l.done:
+		c.Close()
+	}
+}
+
+// prepare does the handshake's network half on c and returns the conn for zmq4.
+func (l *guardListener) prepare(c net.Conn) (*handedConn, error) {
+	if err := c.SetDeadline(time.Now().Add(l.lim.Handshake)); err != nil {
 		return nil, fmt.Errorf("set handshake deadline: %w", err)
 	}
-	return &guardConn{Conn: c, log: l.log, z: zmtpChecker{lim: l.lim, peers: l.peers}}, nil
+	greeting := zmtpNullGreeting()
+	if _, err := c.Write(greeting); err != nil {
+		return nil, fmt.Errorf("send greeting: %w", err)
+	}
+	gc := &guardConn{Conn: c, log: l.log, z: zmtpChecker{lim: l.lim, peers: l.peers}}
+	var got []byte
+	buf := make([]byte, 512)
+	for {
+		n, err := gc.Read(buf)
+		got = append(got, buf[:n]...)
+		gc.mu.Lock()
+		ready := gc.z.ready
+		gc.mu.Unlock()
+		if ready {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read handshake (%d bytes arrived): %w", len(got), err)
+		}
+	}
+	if err := c.SetDeadline(time.Time{}); err != nil {
+		return nil, fmt.Errorf("clear handshake deadline: %w", err)
+	}
+	return &handedConn{guardConn: gc, replay: got, swallow: greeting}, nil
+}
+
+// Accept returns the next connection whose handshake has arrived.
+func (l *guardListener) Accept() (net.Conn, error) {
+	select {
+	case c := <-l.ready:
+		return c, nil
+	case <-l.done:
+		return nil, net.ErrClosed
+	}
+}
+
+// Close stops accepting and closes the connections whose handshake is pending.
+func (l *guardListener) Close() error {
+	var err error
+	l.once.Do(func() {
+		l.mu.Lock()
+		l.closed = true
+		for c := range l.pending {
+			c.Close()
+		}
+		l.mu.Unlock()
+		close(l.done)
+		err = l.Listener.Close()
+	})
+	return err
+}
+
+// handedConn is a guarded connection whose handshake bytes have already been read
+// (they are replayed to zmq4) and whose greeting has already been sent (zmq4's copy is
+// swallowed).
+type handedConn struct {
+	*guardConn
+
+	rmu    sync.Mutex
+	replay []byte
+
+	wmu     sync.Mutex
+	swallow []byte // the greeting already sent; zmq4 writes it again
+}
+
+// Read returns the buffered handshake bytes first, then reads from the peer.
+func (c *handedConn) Read(p []byte) (int, error) {
+	c.rmu.Lock()
+	if len(c.replay) > 0 {
+		n := copy(p, c.replay)
+		c.replay = c.replay[n:]
+		c.rmu.Unlock()
+		return n, nil
+	}
+	c.rmu.Unlock()
+	return c.guardConn.Read(p)
+}
+
+// Write drops zmq4's greeting, checking it is the one sent, and writes the rest.
+func (c *handedConn) Write(p []byte) (int, error) {
+	c.wmu.Lock()
+	k := min(len(p), len(c.swallow))
+	if k > 0 {
+		if !bytes.Equal(p[:k], c.swallow[:k]) {
+			c.swallow = nil
+			c.wmu.Unlock()
+			c.Conn.Close()
+			return 0, fmt.Errorf("peer %s: zmq4's greeting % x differs from the one the guard sent: %w", c.RemoteAddr(), p[:k], errZMTP)
+		}
+		c.swallow = c.swallow[k:]
+	}
+	c.wmu.Unlock()
+	if k == len(p) {
+		return k, nil
+	}
+	n, err := c.Conn.Write(p[k:])
+	return k + n, err
 }
 
 // guardTransport is a zmq4 transport whose listeners are guarded.
@@ -312,7 +524,7 @@ func (g guardTransport) Listen(ctx context.Context, addr string) (net.Listener, 
 	if err != nil {
 		return nil, fmt.Errorf("listen %s: %w", addr, err)
 	}
-	return guardListener{Listener: l, lim: g.lim, peers: g.peers, log: g.log}, nil
+	return newGuardListener(l, g.lim, g.peers, g.log), nil
 }
 
 // Addr returns the network address of the endpoint part after "://".
