@@ -3,9 +3,9 @@
 # classic Jupyter Notebook and as an nbconvert HTML export opened from disk.
 #   bash scripts/browser_test.sh [NOTEBOOK.ipynb ...]   (default: tour.ipynb; as root or
 #                                                        with sudo when apt-get must install)
-# Installs what is missing (Debian: chromium, jupyter-notebook, python3-nbconvert,
-# nodejs + npm; npm: tests/browser's locked playwright-core — never a browser
-# download), builds kernelscope, installs its kernelspec into a temporary
+# Installs what is missing (scripts/deps.sh: Debian's chromium, jupyter-notebook,
+# python3-nbconvert, nodejs 18 + npm; npm: tests/browser's locked playwright-core —
+# never a browser download), builds kernelscope, installs its kernelspec into a temporary
 # JUPYTER_DATA_DIR, starts a notebook server on 127.0.0.1 (free port, fresh
 # token, a temporary copy of notebooks/), runs tests/browser/tour.test.mjs and
 # stops the server. Screenshots: build/screenshots/*.png.
@@ -21,23 +21,9 @@ done
 ROOT="$(pwd)"
 PY=/usr/bin/python3
 
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-need=()
-[ -x /usr/bin/chromium ] || need+=(chromium)
-[ -x /usr/bin/jupyter-notebook ] || need+=(jupyter-notebook)
-$PY -c 'import nbconvert' 2>/dev/null || need+=(python3-nbconvert)
-command -v node >/dev/null || need+=(nodejs)
-command -v npm >/dev/null || need+=(npm)
-if [ "${#need[@]}" -gt 0 ]; then
-  echo "==> apt-get install ${need[*]}"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
-fi
-if [ ! -f tests/browser/node_modules/playwright-core/package.json ]; then
-  echo "==> npm ci (playwright-core, no browser download)"
-  (cd tests/browser && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund >/dev/null)
-fi
+. scripts/deps.sh
+ks_install_deps
+ks_npm_ci tests/browser playwright-core
 
 echo "==> building kernelscope"
 mkdir -p build/screenshots

@@ -6,8 +6,8 @@
 # and tests/jupyterlab/jupyterlab.test.mjs checks the sections and drives the
 # trace widget. JupyterLab itself is not installed: this is its renderer.
 #   bash scripts/jupyterlab_test.sh [notebooks/NAME.ipynb]   (default: notebooks/tour.ipynb)
-# Installs what is missing (Debian: chromium, nodejs, npm; npm: tests/jupyterlab's
-# locked packages via npm ci — never a browser download), bundles the page with
+# Installs what is missing (scripts/deps.sh: Debian's chromium, nodejs 18, npm; npm:
+# tests/jupyterlab's locked packages via npm ci — never a browser download), bundles the page with
 # esbuild, runs the test (it serves the page on 127.0.0.1 itself and stops that
 # server when done). Screenshots: build/screenshots/jupyterlab-*.png.
 # Prints "N passed, M failed"; exits non-zero on any failure.
@@ -16,21 +16,9 @@ cd "$(dirname "$0")/.."
 NOTEBOOK="${1:-notebooks/tour.ipynb}"
 [ -f "$NOTEBOOK" ] || { echo "no notebook $NOTEBOOK" >&2; exit 2; }
 
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-need=()
-[ -x /usr/bin/chromium ] || need+=(chromium)
-command -v node >/dev/null || need+=(nodejs)
-command -v npm >/dev/null || need+=(npm)
-if [ "${#need[@]}" -gt 0 ]; then
-  echo "==> apt-get install ${need[*]}"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
-fi
-if [ ! -f tests/jupyterlab/node_modules/@jupyterlab/rendermime/package.json ] || [ ! -f tests/jupyterlab/node_modules/playwright-core/package.json ]; then
-  echo "==> npm ci (tests/jupyterlab: @jupyterlab/rendermime, esbuild, playwright-core; no browser download)"
-  (cd tests/jupyterlab && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund >/dev/null)
-fi
+. scripts/deps.sh
+ks_install_deps
+ks_npm_ci tests/jupyterlab @jupyterlab/rendermime playwright-core esbuild
 
 echo "==> esbuild: tests/jupyterlab/dist"
 node tests/jupyterlab/build.mjs
