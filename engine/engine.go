@@ -34,14 +34,36 @@ type Engine struct {
 	named   map[string]*report.Report // %name
 	log     *slog.Logger
 	baseDir string
+
+	progressAfter time.Duration // how long a launch runs before its progress display; 0 at once, <0 never
+	progressEvery time.Duration // how often that display is refreshed
+}
+
+// Option changes one of an Engine's defaults.
+type Option func(*Engine)
+
+// WithProgress sets how long a launch runs before it gets a progress display (0: at once,
+// negative: never) and how often the display is refreshed; the defaults are 500 ms and 250 ms.
+func WithProgress(after, every time.Duration) Option {
+	return func(e *Engine) {
+		e.progressAfter = after
+		if every > 0 {
+			e.progressEvery = every
+		}
+	}
 }
 
 // New returns an engine; baseDir is where file("x.bin") initialisers are read.
-func New(baseDir string, log *slog.Logger) *Engine {
+func New(baseDir string, log *slog.Logger, opts ...Option) *Engine {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Engine{state: magics.NewState(), named: map[string]*report.Report{}, log: log, baseDir: baseDir}
+	e := &Engine{state: magics.NewState(), named: map[string]*report.Report{}, log: log, baseDir: baseDir,
+		progressAfter: 500 * time.Millisecond, progressEvery: 250 * time.Millisecond}
+	for _, o := range opts {
+		o(e)
+	}
+	return e
 }
 
 // cellError is a failed cell as Jupyter shows it.
@@ -111,8 +133,9 @@ func (e *Engine) Execute(ctx context.Context, req kernel.ExecuteRequest, out ker
 		}
 	}
 
-	// Progress: a launch still running after half a second gets a progress
-	// display, refreshed every quarter second and replaced by the report.
+	// Progress: a launch still running after progressAfter (half a second) gets a
+	// progress display, refreshed every progressEvery (a quarter second) and
+	// replaced by the report.
 	displayID := uuid.NewString()
 	var (
 		progMu sync.Mutex
@@ -129,14 +152,19 @@ func (e *Engine) Execute(ctx context.Context, req kernel.ExecuteRequest, out ker
 	go func() {
 		shown := false
 		defer func() { shownCh <- shown }()
-		wait := time.NewTimer(500 * time.Millisecond)
-		defer wait.Stop()
-		select {
-		case <-done:
+		if e.progressAfter < 0 {
 			return
-		case <-wait.C:
 		}
-		tick := time.NewTicker(250 * time.Millisecond)
+		if e.progressAfter > 0 {
+			wait := time.NewTimer(e.progressAfter)
+			defer wait.Stop()
+			select {
+			case <-done:
+				return
+			case <-wait.C:
+			}
+		}
+		tick := time.NewTicker(e.progressEvery)
 		defer tick.Stop()
 		for {
 			progMu.Lock()

@@ -14,26 +14,50 @@ import (
 	"github.com/kernelscope/kernelscope/render"
 )
 
-// recorder is a kernel.Publisher that keeps what was published.
+// recorder is a kernel.Publisher that keeps what was published. displays is
+// what a notebook shows: an update replaces the display with its display_id.
+// first holds each display as first published, updates every update in order.
 type recorder struct {
 	mu       sync.Mutex
 	displays []map[string]any
+	first    []map[string]any
+	ids      []string
 	updates  []map[string]any
 	streams  []string
 }
 
-func (r *recorder) Display(data, _ map[string]any, _ string) error {
+func (r *recorder) Display(data, _ map[string]any, id string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.displays = append(r.displays, data)
+	r.first = append(r.first, data)
+	r.ids = append(r.ids, id)
 	return nil
 }
 
-func (r *recorder) UpdateDisplay(data, _ map[string]any, _ string) error {
+func (r *recorder) UpdateDisplay(data, _ map[string]any, id string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.updates = append(r.updates, data)
+	for i, d := range r.ids {
+		if d == id && id != "" {
+			r.displays[i] = data
+		}
+	}
 	return nil
+}
+
+// texts returns the text/plain of every bundle published so far, displays and updates.
+func (r *recorder) texts() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []string
+	for _, b := range append(append([]map[string]any{}, r.first...), r.updates...) {
+		if s, ok := b[render.MIMEText].(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 func (r *recorder) Stream(_, text string) error {
@@ -59,6 +83,12 @@ func needClang(t *testing.T) {
 	t.Skip("no clang on PATH")
 }
 
+// newEngine returns an engine that never shows a progress display, so that
+// what a test reads does not depend on how fast the machine runs the cell.
+func newEngine(t *testing.T) *Engine {
+	return New(t.TempDir(), nil, WithProgress(-1, 0))
+}
+
 func run(t *testing.T, e *Engine, code string) (*recorder, error) {
 	t.Helper()
 	r := &recorder{}
@@ -77,7 +107,7 @@ extern "C" __global__ void vector_add(const float* a, const float* b, float* c, 
 
 func TestCUDACellAnswersWithReport(t *testing.T) {
 	needClang(t)
-	e := New(t.TempDir(), nil)
+	e := newEngine(t)
 	r, err := run(t, e, vectorAdd)
 	if err != nil {
 		t.Fatal(err)
@@ -100,7 +130,7 @@ func TestCUDACellAnswersWithReport(t *testing.T) {
 
 func TestCompileErrorNamesCellLine(t *testing.T) {
 	needClang(t)
-	e := New(t.TempDir(), nil)
+	e := newEngine(t)
 	_, err := run(t, e, "%grid 1\n__global__ void k(int* a) {\n  a[0] = undefined_thing;\n}\n")
 	if err == nil {
 		t.Fatal("expected a compile error")
@@ -115,7 +145,7 @@ func TestCompileErrorNamesCellLine(t *testing.T) {
 }
 
 func TestUnknownMagicListsKnownOnes(t *testing.T) {
-	e := New(t.TempDir(), nil)
+	e := newEngine(t)
 	_, err := run(t, e, "%frobnicate 3\n")
 	if err == nil || !strings.Contains(err.Error(), "frobnicate") || !strings.Contains(err.Error(), "%arch") {
 		t.Fatalf("expected an error naming the magic and listing %%arch, got %v", err)
@@ -123,7 +153,7 @@ func TestUnknownMagicListsKnownOnes(t *testing.T) {
 }
 
 func TestPTXCell(t *testing.T) {
-	e := New(t.TempDir(), nil)
+	e := newEngine(t)
 	ptx, err := os.ReadFile("../testdata/golden/ptx/vector_add.sm_80.ptx")
 	if err != nil {
 		t.Fatal(err)
@@ -139,7 +169,7 @@ func TestPTXCell(t *testing.T) {
 
 func TestOutOfBoundsIsAnErrorNamingTheLine(t *testing.T) {
 	needClang(t)
-	e := New(t.TempDir(), nil)
+	e := newEngine(t)
 	_, err := run(t, e, "%grid 1\n%block 64\n%launch oob(a=zeros(32))\nextern \"C\" __global__ void oob(float* a) {\n  a[threadIdx.x * 1024] = 1.0f;\n}\n")
 	if err == nil {
 		t.Fatal("expected an out-of-bounds error")
@@ -151,30 +181,43 @@ func TestOutOfBoundsIsAnErrorNamingTheLine(t *testing.T) {
 
 func TestInterruptStopsEndlessLoop(t *testing.T) {
 	needClang(t)
-	e := New(t.TempDir(), nil)
+	// The progress display comes at once and is refreshed every 10 ms: the test sees the
+	// simulation running from what was published, not by waiting a fixed time.
+	e := New(t.TempDir(), nil, WithProgress(0, 10*time.Millisecond))
 	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	done := make(chan error, 1)
 	rec := &recorder{}
 	go func() {
 		done <- e.Execute(ctx, kernel.ExecuteRequest{Code: "%grid 1\n%block 32\n%budget 1e15\nextern \"C\" __global__ void spin(volatile int* a) {\n  while (a[0] == 0) { a[1]++; }\n}\n"}, rec)
 	}()
-	time.Sleep(1500 * time.Millisecond)
-	start := time.Now()
+	// " of blocks (" is in the progress text once the simulator has reported progress:
+	// the launch is past compilation and simulating.
+	simulating := func() bool {
+		for _, s := range rec.texts() {
+			if strings.HasPrefix(s, "simulating: ") && strings.Contains(s, " of blocks (") {
+				return true
+			}
+		}
+		return false
+	}
+	safety := time.After(time.Minute)
+	for !simulating() {
+		select {
+		case err := <-done:
+			t.Fatalf("the endless loop ended before the interrupt: %v", err)
+		case <-safety:
+			t.Fatalf("no progress display from the simulator after a minute: %q", rec.texts())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
 	cancel()
 	select {
 	case err := <-done:
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("expected context.Canceled, got %v", err)
 		}
-		if d := time.Since(start); d > 2*time.Second {
-			t.Errorf("interrupt took %v", d)
-		}
-		rec.mu.Lock()
-		if len(rec.displays) == 0 || !strings.Contains(rec.displays[0][render.MIMEText].(string), "simulating") {
-			t.Errorf("a launch running for 1.5 s showed no progress display: %+v", rec.displays)
-		}
-		rec.mu.Unlock()
-	case <-time.After(20 * time.Second):
+	case <-time.After(time.Minute):
 		t.Fatal("the cell did not stop after the interrupt")
 	}
 	// The engine still works.
@@ -183,9 +226,37 @@ func TestInterruptStopsEndlessLoop(t *testing.T) {
 	}
 }
 
+// TestProgressDisplayIsReplacedByReport: with the progress display shown at once, the
+// report replaces it (the same display_id), so the notebook ends with one output: the report.
+func TestProgressDisplayIsReplacedByReport(t *testing.T) {
+	needClang(t)
+	e := New(t.TempDir(), nil, WithProgress(0, time.Hour))
+	r, err := run(t, e, vectorAdd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.first) != 1 || !strings.HasPrefix(r.first[0][render.MIMEText].(string), "simulating") {
+		t.Fatalf("expected the progress display first, got %d displays: %v", len(r.first), r.first)
+	}
+	if len(r.updates) == 0 || r.displays[0][render.MIMEReport] == nil {
+		t.Fatalf("the report did not replace the progress display (%d updates)", len(r.updates))
+	}
+	if text := r.displays[0][render.MIMEText].(string); !strings.Contains(text, "c[1000] f32: 1 2 3 4") {
+		t.Errorf("final display is not the report:\n%s", text)
+	}
+	// Never: no progress display, the report is the first and only display.
+	e = New(t.TempDir(), nil, WithProgress(-1, 0))
+	if r, err = run(t, e, vectorAdd); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.first) != 1 || len(r.updates) != 0 || r.first[0][render.MIMEReport] == nil {
+		t.Errorf("progress off: %d displays, %d updates", len(r.first), len(r.updates))
+	}
+}
+
 func TestCompareNeedsTwoReports(t *testing.T) {
 	needClang(t)
-	e := New(t.TempDir(), nil)
+	e := newEngine(t)
 	if _, err := run(t, e, "%compare"); err == nil {
 		t.Fatal("expected an error with no reports")
 	}
@@ -205,7 +276,7 @@ func TestCompareNeedsTwoReports(t *testing.T) {
 
 func TestSilentPublishesNothing(t *testing.T) {
 	needClang(t)
-	e := New(t.TempDir(), nil)
+	e := newEngine(t)
 	r := &recorder{}
 	if err := e.Execute(context.Background(), kernel.ExecuteRequest{Code: vectorAdd, Silent: true}, r); err != nil {
 		t.Fatal(err)
@@ -217,7 +288,7 @@ func TestSilentPublishesNothing(t *testing.T) {
 
 // TestCompleteByteOffsets: the kernel gives and takes byte offsets; non-ASCII text before the cursor must not shift the range.
 func TestCompleteByteOffsets(t *testing.T) {
-	e := New(t.TempDir(), nil)
+	e := newEngine(t)
 	code := "__sync"
 	m, s, end := e.Complete(code, len(code))
 	pre := "/* héllo ✓ */ "
@@ -230,7 +301,7 @@ func TestCompleteByteOffsets(t *testing.T) {
 // TestSampleWithoutCompiler: %sample works where no compiler is installed, from the bundled PTX.
 func TestSampleWithoutCompiler(t *testing.T) {
 	t.Setenv("PATH", t.TempDir()) // no clang, no nvcc
-	e := New(t.TempDir(), nil)
+	e := newEngine(t)
 	r, err := run(t, e, "%sample vector_add")
 	if err != nil {
 		t.Fatal(err)
@@ -256,7 +327,7 @@ func TestSampleWithoutCompiler(t *testing.T) {
 // TestPrintfGoesToStdout: device printf output is published as a stdout stream.
 func TestPrintfGoesToStdout(t *testing.T) {
 	needClang(t)
-	e := New(t.TempDir(), nil)
+	e := newEngine(t)
 	r, err := run(t, e, "%grid 1\n%block 2\n__global__ void k() { printf(\"lane %d\\n\", (int)threadIdx.x); }\n")
 	if err != nil {
 		t.Fatal(err)

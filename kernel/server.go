@@ -29,14 +29,25 @@ const (
 	iopubLinger = 150 * time.Millisecond
 )
 
+// Option changes one of the kernel's timing defaults.
+type Option func(*server)
+
+// AbortSettle sets how long a failed cell waits, before its reply, for requests already
+// sent to reach the queue, where they are aborted (default 50 ms).
+func AbortSettle(d time.Duration) Option { return func(s *server) { s.abortSettle = d } }
+
+// IOPubLinger sets how long a shutdown waits for queued IOPub messages to go out
+// before the sockets close (default 150 ms).
+func IOPubLinger(d time.Duration) Option { return func(s *server) { s.iopubLinger = d } }
+
 // Run reads connectionFile and serves eng on it until a shutdown_request (returning nil;
 // a requested restart is logged) or until ctx is done (returning ctx's error).
-func Run(ctx context.Context, connectionFile string, eng Engine, info Info, log *slog.Logger) error {
+func Run(ctx context.Context, connectionFile string, eng Engine, info Info, log *slog.Logger, opts ...Option) error {
 	ci, err := ReadConnectionFile(connectionFile)
 	if err != nil {
 		return fmt.Errorf("kernel: %w", err)
 	}
-	return Serve(ctx, ci, eng, info, log)
+	return Serve(ctx, ci, eng, info, log, opts...)
 }
 
 // server is the state of one running kernel.
@@ -55,6 +66,8 @@ type server struct {
 	// count is the execution count; only the shell dispatcher touches it.
 	count int
 
+	abortSettle, iopubLinger time.Duration
+
 	mu         sync.Mutex
 	cancelCell context.CancelFunc
 	stopOnce   sync.Once
@@ -63,7 +76,7 @@ type server struct {
 }
 
 // Serve is Run with the connection information already read.
-func Serve(ctx context.Context, ci ConnectionInfo, eng Engine, info Info, log *slog.Logger) error {
+func Serve(ctx context.Context, ci ConnectionInfo, eng Engine, info Info, log *slog.Logger, opts ...Option) error {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -91,6 +104,12 @@ func Serve(ctx context.Context, ci ConnectionInfo, eng Engine, info Info, log *s
 		session: uuid.NewString(),
 		queue:   make(chan *Message, shellQueueLen),
 		stopped: make(chan struct{}),
+
+		abortSettle: abortSettle,
+		iopubLinger: iopubLinger,
+	}
+	for _, o := range opts {
+		o(s)
 	}
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt)
@@ -179,7 +198,7 @@ func Serve(ctx context.Context, ci ConnectionInfo, eng Engine, info Info, log *s
 		restart := s.restart
 		s.mu.Unlock()
 		log.Info("kernel shutting down", "restart", restart)
-		time.Sleep(iopubLinger)
+		time.Sleep(s.iopubLinger)
 	}
 	s.interrupt()
 	cancel()
@@ -505,11 +524,15 @@ func (s *server) execute(ctx context.Context, m *Message) (abort int) {
 		s.count++
 	}
 	count := s.count
-	if !c.Silent {
-		_ = s.publish(m.Header, "execute_input", ExecuteInput{Code: c.Code, ExecutionCount: count})
+	// execute_input goes out once the cell can be interrupted: an interrupt that
+	// follows it always reaches the cell.
+	started := func() {
+		if !c.Silent {
+			_ = s.publish(m.Header, "execute_input", ExecuteInput{Code: c.Code, ExecutionCount: count})
+		}
 	}
 	pub := &cellPublisher{s: s, parent: m.Header, silent: c.Silent}
-	err := s.runCell(ctx, ExecuteRequest{Code: c.Code, Silent: c.Silent, StoreHistory: store, ExecutionCount: count}, pub)
+	err := s.runCell(ctx, ExecuteRequest{Code: c.Code, Silent: c.Silent, StoreHistory: store, ExecutionCount: count}, pub, started)
 	pub.close()
 	if store {
 		s.history.Add(count, c.Code)
@@ -534,7 +557,7 @@ func (s *server) execute(ctx context.Context, m *Message) (abort int) {
 // every one of them was received before the reply, so the client sent it without
 // knowing the cell failed.
 func (s *server) pendingBeforeReply(ctx context.Context) int {
-	t := time.NewTimer(abortSettle)
+	t := time.NewTimer(s.abortSettle)
 	defer t.Stop()
 	select {
 	case <-ctx.Done():
@@ -569,13 +592,15 @@ func (p panicError) Traceback() []string {
 	return append([]string{p.Error()}, strings.Split(strings.TrimRight(p.stack, "\n"), "\n")...)
 }
 
-// runCell runs the engine on req in its own goroutine, cancellable by interrupt.
-func (s *server) runCell(ctx context.Context, req ExecuteRequest, pub Publisher) error {
+// runCell runs the engine on req in its own goroutine, cancellable by interrupt;
+// started is called once an interrupt would cancel it.
+func (s *server) runCell(ctx context.Context, req ExecuteRequest, pub Publisher, started func()) error {
 	cellCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s.mu.Lock()
 	s.cancelCell = cancel
 	s.mu.Unlock()
+	started()
 	defer func() {
 		s.mu.Lock()
 		s.cancelCell = nil
