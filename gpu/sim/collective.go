@@ -66,8 +66,34 @@ func pred(v *val, r []uint64, lane int) bool {
 	return x&1 != 0
 }
 
-// vote executes vote.sync over the lanes of exec in the member mask.
+// sameMask is the lanes of lanes whose member mask (v) is the first one's. The lanes
+// of a warp may name different masks in one vote or match (the tiles of cooperative
+// groups' thread_block_tile<N>): each mask's lanes then vote or match apart.
+func sameMask(v *val, lanes uint32, r []uint64) uint32 {
+	if v.reg < 0 {
+		return lanes
+	}
+	mm := v.get(r, firstLane(lanes))
+	var g uint32
+	for m := lanes; m != 0; m &= m - 1 {
+		if lane := bits.TrailingZeros32(m); v.get(r, lane) == mm {
+			g |= 1 << uint(lane)
+		}
+	}
+	return g
+}
+
+// vote executes vote.sync, once for each member mask the lanes of exec name.
 func (l *launcher) vote(o *op, exec uint32, r []uint64) {
+	for rest := exec; rest != 0; {
+		g := sameMask(&o.src[1], rest, r)
+		l.vote1(o, g, r)
+		rest &^= g
+	}
+}
+
+// vote1 executes vote.sync over the lanes of exec in the member mask.
+func (l *launcher) vote1(o *op, exec uint32, r []uint64) {
 	mm := uint32(o.src[1].get(r, firstLane(exec)))
 	part := exec & mm
 	var ballot uint32
@@ -104,8 +130,17 @@ func b2u(b bool) uint64 {
 	return 0
 }
 
-// match executes match.any/all.sync.
+// match executes match.any/all.sync, once for each member mask the lanes of exec name.
 func (l *launcher) match(o *op, exec uint32, r []uint64) {
+	for rest := exec; rest != 0; {
+		g := sameMask(&o.src[1], rest, r)
+		l.match1(o, g, r)
+		rest &^= g
+	}
+}
+
+// match1 executes match.any/all.sync over the lanes of exec in the member mask.
+func (l *launcher) match1(o *op, exec uint32, r []uint64) {
 	mm := uint32(o.src[1].get(r, firstLane(exec)))
 	part := exec & mm
 	vm := widthMask(int(o.size) * 8)
