@@ -40,6 +40,12 @@ type Request struct {
 	Compiler string        // "auto", "clang" or "nvcc"; "" means auto
 	Flags    []string      // extra compiler flags, checked against an allow-list
 	Timeout  time.Duration // zero means DefaultTimeout
+	// IncludeDir is where #include "..." is looked up after the source's own
+	// directory: the source file's directory, or the notebook's; "" for none.
+	IncludeDir string
+	// Sandbox refuses Flags and any #include or #embed outside IncludeDir, the
+	// prelude and the compiler's system include directories.
+	Sandbox bool
 }
 
 // Result is a successful compilation.
@@ -56,10 +62,16 @@ type Result struct {
 type Diagnostic struct {
 	Line, Col int    // 1-based; 0 when the message has no position in the user's source
 	Severity  string // "error", "warning" or "note"
-	Message   string // the message; prelude positions are named in it
+	Message   string // the message; prelude and included-file positions are named in it
+	// File is the included file the message is about ("" for the user's source and
+	// the prelude), relative to Request.IncludeDir when under it; FileLine and
+	// FileCol are its position there, and Line is the user's line that includes it.
+	File              string
+	FileLine, FileCol int
 }
 
-// String formats the diagnostic as "line 5:12: error: message".
+// String formats the diagnostic as "line 5:12: error: message" (an included file's
+// position is at the start of its message).
 func (d Diagnostic) String() string {
 	switch {
 	case d.Line > 0 && d.Col > 0:
@@ -174,65 +186,30 @@ func ptxFeature(arch string) string {
 	return "+ptx78"
 }
 
-var allowedFlagPrefixes = []string{"-O", "-D", "-U", "-W", "-w", "-f", "-std=", "-use_fast_math", "--use_fast_math",
-	"-ftz=", "-prec-div=", "-prec-sqrt=", "-fmad=", "-maxrregcount=", "--maxrregcount=", "-Xptxas="}
-
-// CheckFlags rejects flags outside the allow-list (no -o, -include, plugins ...).
-func CheckFlags(flags []string) error {
-	for _, f := range flags {
-		ok := false
-		for _, p := range allowedFlagPrefixes {
-			if strings.HasPrefix(f, p) && !strings.HasPrefix(f, "-fplugin") && !strings.HasPrefix(f, "-fpass-plugin") {
-				ok = true
-				break
-			}
-		}
-		if !ok {
-			return fmt.Errorf("compiler flag %q is not allowed: flags must start with one of %s", f, strings.Join(allowedFlagPrefixes, " "))
-		}
-	}
-	return nil
-}
-
-// clangFlags translates nvcc-style flags to clang's; flags clang has no equivalent for are dropped.
-func clangFlags(flags []string) []string {
-	var out []string
-	for _, f := range flags {
-		switch {
-		case f == "-use_fast_math" || f == "--use_fast_math":
-			// nvcc's -use_fast_math: fast intrinsics for the math library and
-			// flush-to-zero; unlike clang's -ffast-math it does not reassociate.
-			out = append(out, "-fgpu-approx-transcendentals", "-fgpu-flush-denormals-to-zero")
-		case f == "-ftz=true":
-			out = append(out, "-fgpu-flush-denormals-to-zero")
-		case strings.HasPrefix(f, "-ftz=") || strings.HasPrefix(f, "-prec-div=") || strings.HasPrefix(f, "-prec-sqrt=") ||
-			strings.HasPrefix(f, "-fmad=") || strings.HasPrefix(f, "-maxrregcount=") || strings.HasPrefix(f, "--maxrregcount=") ||
-			strings.HasPrefix(f, "-Xptxas="):
-			if f == "-fmad=false" {
-				out = append(out, "-ffp-contract=off")
-			}
-		default:
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
 // ClangArgs is the clang command line (without the executable) for a source file in dir.
 // Contraction stays on for the cell (like nvcc's default -fmad=true) but honours the
 // prelude's "#pragma clang fp contract(off)", which its math functions rely on.
-func ClangArgs(arch string, flags []string, dir, src, out string) []string {
+// includeDir ("" for none) is searched for #include "..." after the source's own
+// directory; flags are checked again here and dropped entirely if any is not allowed.
+func ClangArgs(arch string, flags []string, dir, includeDir, src, out string) []string {
 	args := []string{"-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=" + arch, "-nocudainc", "-nocudalib",
 		"-O3", "-gline-tables-only", "-S", "-Xclang", "-target-feature", "-Xclang", ptxFeature(arch),
 		"-ffp-contract=fast-honor-pragmas", "-I", dir, "-include", PreludeName}
-	args = append(args, clangFlags(flags)...)
+	if includeDir != "" {
+		args = append(args, "-iquote", includeDir)
+	}
+	args = append(args, clangFlags(flags, includeDir)...)
 	return append(args, src, "-o", out)
 }
 
-// NvccArgs is the nvcc command line producing PTX (kind "ptx") or a cubin (kind "cubin").
-func NvccArgs(kind, arch string, flags []string, src, out string) []string {
+// NvccArgs is the nvcc command line producing PTX (kind "ptx") or a cubin (kind "cubin");
+// includeDir ("" for none) is searched for #include "..." (nvcc has no -iquote: -I).
+func NvccArgs(kind, arch string, flags []string, includeDir, src, out string) []string {
 	args := []string{"-" + kind, "-lineinfo", "-arch=" + arch}
-	args = append(args, flags...)
+	if includeDir != "" {
+		args = append(args, "-I", includeDir)
+	}
+	args = append(args, nvccFlags(flags, includeDir)...)
 	return append(args, src, "-o", out)
 }
 
@@ -248,8 +225,21 @@ func compile(ctx context.Context, req Request, lookPath func(string) (string, er
 	if !validArch(req.Arch) {
 		return nil, fmt.Errorf("unknown architecture %q: valid choices are %s", req.Arch, strings.Join(Archs(), ", "))
 	}
+	if req.Sandbox && len(req.Flags) > 0 {
+		return nil, fmt.Errorf("compiler flags (%s) are refused in sandbox mode", strings.Join(req.Flags, " "))
+	}
 	if err := CheckFlags(req.Flags); err != nil {
 		return nil, err
+	}
+	if req.IncludeDir != "" {
+		abs, err := filepath.Abs(req.IncludeDir)
+		if err != nil {
+			return nil, fmt.Errorf("toolchain: include directory %s: %w", req.IncludeDir, err)
+		}
+		if r, err := filepath.EvalSymlinks(abs); err == nil {
+			abs = r
+		}
+		req.IncludeDir = abs
 	}
 	if req.File == "" {
 		req.File = "cell.cu"
@@ -261,9 +251,9 @@ func compile(ctx context.Context, req Request, lookPath func(string) (string, er
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "kernelscope-cc-")
+	dir, err := makeTempDir()
 	if err != nil {
-		return nil, fmt.Errorf("toolchain: temp dir: %w", err)
+		return nil, err
 	}
 	defer os.RemoveAll(dir)
 	srcName := sanitizeName(req.File)
@@ -272,6 +262,16 @@ func compile(ctx context.Context, req Request, lookPath func(string) (string, er
 	}
 	ctx, cancel := context.WithTimeout(ctx, req.Timeout)
 	defer cancel()
+	if exe != "nvcc" {
+		if err := writePrelude(dir); err != nil {
+			return nil, err
+		}
+	}
+	if req.Sandbox {
+		if err := checkIncludes(ctx, req, exe, dir, srcName, lookPath); err != nil {
+			return nil, err
+		}
+	}
 	if exe == "nvcc" {
 		return compileNvcc(ctx, req, dir, srcName, lookPath)
 	}
@@ -360,13 +360,10 @@ func LibdeviceFunctions() []string {
 }
 
 func compileClang(ctx context.Context, req Request, exe, dir, srcName string) (*Result, error) {
-	if err := writePrelude(dir); err != nil {
-		return nil, err
-	}
 	version := toolVersion(ctx, dir, exe)
-	args := ClangArgs(req.Arch, req.Flags, dir, srcName, "out.ptx")
+	args := ClangArgs(req.Arch, req.Flags, dir, req.IncludeDir, srcName, "out.ptx")
 	out, runErr := run(ctx, dir, exe, args...)
-	text := cleanPaths(out, dir, srcName, req.File)
+	text := cleanIncludeDir(cleanPaths(out, dir, srcName, req.File), req.IncludeDir)
 	diags := ParseClangDiagnostics(text, req.File)
 	cmd := cleanPaths(exe+" "+strings.Join(args, " "), dir, srcName, req.File)
 	if runErr != nil {
@@ -516,11 +513,28 @@ var driverDiagRE = regexp.MustCompile(`^([A-Za-z0-9_.+-]+): (error|warning): (.*
 
 var clangDiagRE = regexp.MustCompile(`^(.*?):(\d+):(\d+): (fatal error|error|warning|note|remark): (.*)$`)
 
+// includedFromRE is a line of clang's include chain: "In file included from cell.cu:3:"
+// or its continuation "                 from a.cuh:1:".
+var includedFromRE = regexp.MustCompile(`^(?:In file included from|\s+from) (.*?):(\d+):$`)
+
 // ParseClangDiagnostics turns clang's "file:line:col: severity: message" lines into
 // diagnostics; positions in other files (the prelude, clang's headers) go into the message.
 func ParseClangDiagnostics(out, display string) []Diagnostic {
 	var ds []Diagnostic
+	incLine := 0 // the user's line that includes the file of the next diagnostics
+	inChain := false
 	for _, line := range strings.Split(out, "\n") {
+		if im := includedFromRE.FindStringSubmatch(strings.TrimRight(line, "\r")); im != nil {
+			if !inChain && strings.HasPrefix(line, "In file") {
+				incLine = 0
+			}
+			inChain = true
+			if im[1] == display {
+				incLine, _ = strconv.Atoi(im[2])
+			}
+			continue
+		}
+		inChain = false
 		m := clangDiagRE.FindStringSubmatch(strings.TrimRight(line, "\r"))
 		if m == nil {
 			// driver messages: "clang-19: error: unsupported CUDA gpu architecture: sm_100"
@@ -547,7 +561,9 @@ func ParseClangDiagnostics(out, display string) []Diagnostic {
 			if where == PreludeName || where == "kernelscope_libdevice.h" {
 				d.Message = fmt.Sprintf("in the KernelScope prelude (%s:%d): %s", where, ln, m[5])
 			} else {
-				d.Message = fmt.Sprintf("in %s:%d: %s", m[1], ln, m[5])
+				d.Message = fmt.Sprintf("in %s:%d:%d: %s", m[1], ln, col, m[5])
+				d.File, d.FileLine, d.FileCol = m[1], ln, col
+				d.Line = incLine
 			}
 		}
 		ds = append(ds, d)
@@ -585,6 +601,7 @@ func ParseNvccDiagnostics(out, display, source string) []Diagnostic {
 			}
 		} else {
 			d.Message = fmt.Sprintf("in %s:%d: %s", m[1], ln, m[4])
+			d.File, d.FileLine = m[1], ln
 		}
 		ds = append(ds, d)
 	}
@@ -677,9 +694,9 @@ func externLibdevice(ptx []byte) []Diagnostic {
 
 func compileNvcc(ctx context.Context, req Request, dir, srcName string, lookPath func(string) (string, error)) (*Result, error) {
 	version := toolVersion(ctx, dir, "nvcc")
-	args := NvccArgs("ptx", req.Arch, req.Flags, srcName, "out.ptx")
+	args := NvccArgs("ptx", req.Arch, req.Flags, req.IncludeDir, srcName, "out.ptx")
 	out, runErr := run(ctx, dir, "nvcc", args...)
-	text := cleanPaths(out, dir, srcName, req.File)
+	text := cleanIncludeDir(cleanPaths(out, dir, srcName, req.File), req.IncludeDir)
 	diags := ParseNvccDiagnostics(text, req.File, req.Source)
 	cmd := cleanPaths("nvcc "+strings.Join(args, " "), dir, srcName, req.File)
 	if runErr != nil {
@@ -698,7 +715,7 @@ func compileNvcc(ctx context.Context, req Request, dir, srcName string, lookPath
 	}
 	res := &Result{PTX: rewriteFileTable(ptx, dir, srcName, req.File), Compiler: version, Command: cmd, Warnings: onlyWarnings(diags)}
 	if _, err := lookPath("cuobjdump"); err == nil {
-		cargs := NvccArgs("cubin", req.Arch, req.Flags, srcName, "out.cubin")
+		cargs := NvccArgs("cubin", req.Arch, req.Flags, req.IncludeDir, srcName, "out.cubin")
 		if _, err := run(ctx, dir, "nvcc", cargs...); err == nil {
 			// nvdisasm -g keeps the CUDA line of each instruction ("//## File ..., line N"),
 			// which links SASS to the source in the report; cuobjdump -sass does not.

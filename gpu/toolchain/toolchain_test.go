@@ -165,11 +165,11 @@ clang-19: error: unsupported CUDA gpu architecture: sm_100
 `
 	ds := ParseClangDiagnostics(out, "cell.cu")
 	want := []Diagnostic{
-		{0, 0, "error", "in the KernelScope prelude (kernelscope_prelude.h:177): redefinition of 'min'"},
-		{7, 3, "warning", "expression result unused [-Wunused-value]"},
-		{9, 14, "error", "no matching function for call to 'atomicAdd'"},
-		{0, 0, "note", "in the KernelScope prelude (kernelscope_prelude.h:150): candidate function not viable"},
-		{0, 0, "error", "clang-19: unsupported CUDA gpu architecture: sm_100 (this clang is too old for it: install a newer clang, or pick an older %arch)"},
+		{0, 0, "error", "in the KernelScope prelude (kernelscope_prelude.h:177): redefinition of 'min'", "", 0, 0},
+		{7, 3, "warning", "expression result unused [-Wunused-value]", "", 0, 0},
+		{9, 14, "error", "no matching function for call to 'atomicAdd'", "", 0, 0},
+		{0, 0, "note", "in the KernelScope prelude (kernelscope_prelude.h:150): candidate function not viable", "", 0, 0},
+		{0, 0, "error", "clang-19: unsupported CUDA gpu architecture: sm_100 (this clang is too old for it: install a newer clang, or pick an older %arch)", "", 0, 0},
 	}
 	if len(ds) != len(want) {
 		t.Fatalf("got %d diags %+v", len(ds), ds)
@@ -214,11 +214,11 @@ const nvccSource = "__global__ void k(float *o) {\n  // line 2\n  int unused;\n\
 func TestParseNvccDiagnostics(t *testing.T) {
 	ds := ParseNvccDiagnostics(nvccOutput, "cell.cu", nvccSource)
 	want := []Diagnostic{
-		{3, 7, "warning", `variable "unused" was declared but never referenced`},
-		{5, 10, "error", `identifier "undefined_x" is undefined`},
-		{6, 0, "error", `expected a ";"`},
-		{40, 0, "error", "calling a __host__ function from a __global__ function is not allowed"},
-		{0, 0, "error", "in /usr/local/cuda/include/cub/x.cuh:886: expected an identifier"},
+		{3, 7, "warning", `variable "unused" was declared but never referenced`, "", 0, 0},
+		{5, 10, "error", `identifier "undefined_x" is undefined`, "", 0, 0},
+		{6, 0, "error", `expected a ";"`, "", 0, 0},
+		{40, 0, "error", "calling a __host__ function from a __global__ function is not allowed", "", 0, 0},
+		{0, 0, "error", "in /usr/local/cuda/include/cub/x.cuh:886: expected an identifier", "/usr/local/cuda/include/cub/x.cuh", 886, 0},
 	}
 	if len(ds) != len(want) {
 		t.Fatalf("got %+v", ds)
@@ -249,15 +249,15 @@ func TestParseVersion(t *testing.T) {
 }
 
 func TestCommandConstruction(t *testing.T) {
-	got := strings.Join(NvccArgs("ptx", "sm_90", []string{"-use_fast_math"}, "cell.cu", "out.ptx"), " ")
+	got := strings.Join(NvccArgs("ptx", "sm_90", []string{"-use_fast_math"}, "", "cell.cu", "out.ptx"), " ")
 	if got != "-ptx -lineinfo -arch=sm_90 -use_fast_math cell.cu -o out.ptx" {
 		t.Errorf("nvcc ptx args = %q", got)
 	}
-	got = strings.Join(NvccArgs("cubin", "sm_80", nil, "cell.cu", "out.cubin"), " ")
+	got = strings.Join(NvccArgs("cubin", "sm_80", nil, "", "cell.cu", "out.cubin"), " ")
 	if got != "-cubin -lineinfo -arch=sm_80 cell.cu -o out.cubin" {
 		t.Errorf("nvcc cubin args = %q", got)
 	}
-	got = strings.Join(ClangArgs("sm_86", []string{"-use_fast_math", "-DN=4"}, "/d", "cell.cu", "out.ptx"), " ")
+	got = strings.Join(ClangArgs("sm_86", []string{"-use_fast_math", "-DN=4"}, "/d", "", "cell.cu", "out.ptx"), " ")
 	for _, want := range []string{"-x cuda --cuda-device-only --cuda-gpu-arch=sm_86 -nocudainc -nocudalib -O3 -gline-tables-only -S",
 		"-include " + PreludeName, "-fgpu-approx-transcendentals", "-DN=4", "cell.cu -o out.ptx", "-ffp-contract=fast-honor-pragmas"} {
 		if !strings.Contains(got, want) {
