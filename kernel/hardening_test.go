@@ -13,10 +13,13 @@ import (
 )
 
 // TestSilentPeersDoNotDelayClients connects ten TCP peers that never send a byte to the
-// shell port, then a new client: its kernel_info_request is answered in well under
-// the ten handshake deadlines (5 s each) the old, one-at-a-time accept path took.
+// shell port, then a new client: its kernel_info_request is answered while they are
+// still within their handshake deadline, here an hour, so the old one-at-a-time accept
+// path, waiting out each silent peer, would never answer it (c.reply gives up after wait).
 func TestSilentPeersDoNotDelayClients(t *testing.T) {
-	c := startKernel(t)
+	lim := kernel.DefaultLimits()
+	lim.Handshake = time.Hour
+	c := startKernel(t, kernel.GuardLimits(lim))
 	for range 10 {
 		s, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", c.conn.ShellPort))
 		if err != nil {
@@ -38,10 +41,6 @@ func TestSilentPeersDoNotDelayClients(t *testing.T) {
 	elapsed := time.Since(start)
 	if r.Header.MsgType != "kernel_info_reply" {
 		t.Fatalf("reply %s", r.Header.MsgType)
-	}
-	// Generous: the point is "not 10 x 5 s", not a speed target.
-	if elapsed > 3*time.Second {
-		t.Errorf("kernel_info with 10 silent peers took %v", elapsed)
 	}
 	t.Logf("kernel_info with 10 silent peers connected: %v", elapsed)
 }

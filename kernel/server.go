@@ -40,6 +40,9 @@ func AbortSettle(d time.Duration) Option { return func(s *server) { s.abortSettl
 // before the sockets close (default 150 ms).
 func IOPubLinger(d time.Duration) Option { return func(s *server) { s.iopubLinger = d } }
 
+// GuardLimits sets the limits the sockets' ZMTP guard enforces (default DefaultLimits()).
+func GuardLimits(l Limits) Option { return func(s *server) { s.limits = l } }
+
 // Run reads connectionFile and serves eng on it until a shutdown_request (returning nil;
 // a requested restart is logged) or until ctx is done (returning ctx's error).
 func Run(ctx context.Context, connectionFile string, eng Engine, info Info, log *slog.Logger, opts ...Option) error {
@@ -67,6 +70,7 @@ type server struct {
 	count int
 
 	abortSettle, iopubLinger time.Duration
+	limits                   Limits
 
 	mu         sync.Mutex
 	cancelCell context.CancelFunc
@@ -107,6 +111,7 @@ func Serve(ctx context.Context, ci ConnectionInfo, eng Engine, info Info, log *s
 
 		abortSettle: abortSettle,
 		iopubLinger: iopubLinger,
+		limits:      DefaultLimits(),
 	}
 	for _, o := range opts {
 		o(s)
@@ -152,7 +157,7 @@ func Serve(ctx context.Context, ci ConnectionInfo, eng Engine, info Info, log *s
 	}
 	defer closeAll()
 	for _, sk := range socks {
-		scheme, err := registerGuard(network, s.session+"-"+sk.name, sk.peers, DefaultLimits(), log)
+		scheme, err := registerGuard(network, s.session+"-"+sk.name, sk.peers, s.limits, log)
 		if err != nil {
 			return fmt.Errorf("kernel: %w", err)
 		}
