@@ -1609,6 +1609,9 @@ func (p *parser) parseName(inst, arg int) (Operand, bool) {
 		op = Operand{Kind: OpReg, Name: name}
 	case p.locals[name] == symVar || p.locals[name] == symParam:
 		op = Operand{Kind: OpSym, Name: name}
+	case name == "WARP_SZ":
+		// The warp size, a predefined identifier used like a special register.
+		op = Operand{Kind: OpSpecial, Name: name}
 	case name[0] == '%':
 		if !isSpecial(name) {
 			p.errorf(pos, "undefined: %s", name)

@@ -1,9 +1,12 @@
 package ptx
 
-// specialRegs maps each special register name to whether it takes a
-// component (.x, .y, .z).
+// specialRegs maps each predefined identifier of the PTX ISA (its "Special
+// Registers" chapter and the predefined-identifier table of "Identifiers",
+// checked against ISA 9.x) to whether it takes a component (.x, .y, .z).
+// %envreg0..%envreg31 are matched by envreg; WARP_SZ is the one without a %.
 var specialRegs = map[string]bool{
-	"%tid": true, "%ntid": true, "%ctaid": true, "%nctaid": true,
+	"WARP_SZ": false,
+	"%tid":    true, "%ntid": true, "%ctaid": true, "%nctaid": true,
 	"%clusterid": true, "%nclusterid": true, "%cluster_ctaid": true, "%cluster_nctaid": true,
 	"%laneid": false, "%warpid": false, "%nwarpid": false, "%smid": false, "%nsmid": false,
 	"%gridid": false, "%lanemask_eq": false, "%lanemask_le": false, "%lanemask_lt": false,
@@ -45,7 +48,7 @@ func envreg(name string) int {
 	return n
 }
 
-// IsSpecialReg reports whether name ("%tid", "%laneid") is a PTX special register.
+// IsSpecialReg reports whether name ("%tid", "%laneid", "WARP_SZ") is a PTX predefined identifier.
 func IsSpecialReg(name string) bool { return isSpecial(name) }
 
 // specialCompOK reports whether the special register takes the component

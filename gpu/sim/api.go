@@ -31,15 +31,19 @@ type Config struct {
 	OnMemory      func(*mem.Access) // called for every warp-level memory access; the Access is reused after the call
 	Progress      func(Progress)    // called at most about 10 times a second
 
+	// SharedAllocUnit is the shared-memory allocation unit (%total_smem_size is
+	// rounded up to it); 0 = 128. MaxWarpsPerSM is what %nwarpid reads; 0 = 64.
+	SharedAllocUnit int
+	MaxWarpsPerSM   int
+	// Symbols are the initial contents the launch gives module-scope .global
+	// and .const variables (cudaMemcpyToSymbol before the launch), by name.
+	Symbols map[string][]byte
+
 	// Issues, when set, receives each block's issued warp-instructions when the
 	// block completes: one sequence per warp of the block, in issue order (the
 	// input of a trace-driven timing model). The slices are reused afterwards.
 	Issues func(block int, warps [][]Issue)
-	Check  Checks // racecheck, initcheck, synccheck; findings in Result.Findings
-	// Reverse runs the blocks, and the warps of each block, in reverse order
-	// (a second schedule for checking that results do not depend on order).
-	Reverse bool
-	sched   schedule // alternative warp schedules, for tests of order independence
+	sched  schedule // alternative warp schedules, for tests of order independence
 }
 
 // schedule perturbs the order in which a block's warps run (tests only).
@@ -72,9 +76,8 @@ type Progress struct {
 // For a by-value aggregate parameter larger than 8 bytes, Buffer holds its
 // bytes (no allocation is made).
 type Arg struct {
-	Buffer    []byte // initial contents of a pointer parameter's allocation (copied)
-	Scalar    uint64 // raw little-endian bits of a scalar parameter
-	Undefined bool   // the buffer has no initialiser: initcheck reports reads of bytes the kernel did not write
+	Buffer []byte // initial contents of a pointer parameter's allocation (copied)
+	Scalar uint64 // raw little-endian bits of a scalar parameter
 }
 
 // Result is what a launch produced.
@@ -86,9 +89,14 @@ type Result struct {
 	Trace           *Trace      // recorded steps of the traced warps; nil when tracing is off
 	Stdout          string      // device printf output in execution order (at most 1 MiB)
 	StdoutTruncated bool        // printf output beyond 1 MiB was dropped
-	Findings        []Finding   // what the checks of Config.Check found (deduplicated, capped)
-	FindingsDropped int         // distinct findings beyond Checks.MaxFindings, not kept
-	CheckNotes      []string    // what the checks could not cover, in words
+	Variables       []Variable  // module-scope .global and .const variables after the launch
+}
+
+// Variable is a module-scope .global or .const variable after the launch.
+type Variable struct {
+	Name  string // PTX name
+	Space string // "global" or "const"
+	Data  []byte // its bytes after the launch
 }
 
 // Stats are the totals of a launch.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 
 	"github.com/kernelscope/kernelscope/gpu/arith"
@@ -42,6 +43,34 @@ type decoder struct {
 	staticLoc int            // bytes of module-scope .local per thread
 	dynAlign  int
 	externs   []string
+
+	symbols     map[string][]byte // Config.Symbols
+	symbolsUsed map[string]bool   // the ones that named a variable
+}
+
+// checkSymbols reports a symbol the launch sets that is no module-scope .global or .const variable.
+func (d *decoder) checkSymbols() error {
+	var bad []string
+	for name := range d.symbols {
+		if !d.symbolsUsed[name] {
+			bad = append(bad, name)
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	sort.Strings(bad)
+	var have []string
+	for _, v := range d.m.Globals {
+		if v.Space == ptx.SpaceGlobal || v.Space == ptx.SpaceConst {
+			have = append(have, v.Name)
+		}
+	}
+	list := "none"
+	if len(have) > 0 {
+		list = strings.Join(have, ", ")
+	}
+	return launchError(InvalidLaunch, "no __constant__ or __device__ variable named %s in the module (variables: %s)", strings.Join(bad, ", "), list)
 }
 
 // align rounds n up to a multiple of a (a <= 1: n).
@@ -80,7 +109,8 @@ func paramAlign(p *ptx.Param) int {
 
 // newProgram lowers kernel (and every device function with a body) and lays out memory.
 func newProgram(m *ptx.Module, kernel string, args []Arg, cfg *Config, h *heap) (*program, []*alloc, error) {
-	d := &decoder{m: m, prog: &program{}, heap: h, fnByName: map[string]*function{}, globals: map[string]sym{}, dynAlign: 16}
+	d := &decoder{m: m, prog: &program{}, heap: h, fnByName: map[string]*function{}, globals: map[string]sym{}, dynAlign: 16,
+		symbols: cfg.Symbols, symbolsUsed: map[string]bool{}}
 	var kf *ptx.Func
 	var names []string
 	for _, f := range m.Funcs {
@@ -109,6 +139,9 @@ func newProgram(m *ptx.Module, kernel string, args []Arg, cfg *Config, h *heap) 
 			return nil, nil, err
 		}
 	}
+	if err := d.checkSymbols(); err != nil {
+		return nil, nil, err
+	}
 	// Body variables that live outside the frame (shared, global, const).
 	for _, fn := range d.prog.fns {
 		for _, v := range fn.f.Vars {
@@ -124,7 +157,6 @@ func newProgram(m *ptx.Module, kernel string, args []Arg, cfg *Config, h *heap) 
 	p.dynOff = align(p.sharedSize, d.dynAlign)
 	for _, name := range d.externs {
 		d.globals[name] = sym{kind: symShared, addr: uint64(p.dynOff)}
-		p.sharedVars = append(p.sharedVars, sharedVar{name: name, off: p.dynOff})
 	}
 	if cfg.DynamicShared > 0 || len(d.externs) > 0 {
 		p.sharedSize = p.dynOff + cfg.DynamicShared
@@ -211,25 +243,53 @@ func (d *decoder) addVar(v *ptx.Var, fn *function) error {
 		}
 		p.sharedSize = align(p.sharedSize, varAlign(v))
 		d.globals[v.Name] = sym{kind: symShared, addr: uint64(p.sharedSize), size: size}
-		p.sharedVars = append(p.sharedVars, sharedVar{v: v, off: p.sharedSize})
 		p.sharedSize += size
 	case ptx.SpaceGlobal:
+		if init, err = d.symbolInit(v, fn, size, init); err != nil {
+			return err
+		}
 		a := d.heap.add(size, init, "global variable "+v.Name)
 		p.globals = append(p.globals, a)
 		d.globals[v.Name] = sym{kind: symGlobal, addr: a.base, size: size}
+		if fn == nil {
+			p.vars = append(p.vars, progVar{name: v.Name, space: "global", alloc: a, size: size})
+		}
 	case ptx.SpaceConst:
+		if init, err = d.symbolInit(v, fn, size, init); err != nil {
+			return err
+		}
 		o := align(len(p.constMem), varAlign(v))
 		buf := make([]byte, o+size)
 		copy(buf, p.constMem)
 		copy(buf[o:], init)
 		p.constMem = buf
 		d.globals[v.Name] = sym{kind: symConst, addr: uint64(o), size: size}
+		if fn == nil {
+			p.vars = append(p.vars, progVar{name: v.Name, space: "const", off: o, size: size})
+		}
 	case ptx.SpaceLocal:
 		d.staticLoc = align(d.staticLoc, varAlign(v))
 		d.globals[v.Name] = sym{kind: symStaticLocal, addr: uint64(d.staticLoc), size: size}
 		d.staticLoc += size
 	}
 	return nil
+}
+
+// symbolInit gives a module-scope variable the bytes the launch set for it
+// (Config.Symbols) over its PTX initialiser; more bytes than it holds is an error.
+func (d *decoder) symbolInit(v *ptx.Var, fn *function, size int, init []byte) ([]byte, error) {
+	b, ok := d.symbols[v.Name]
+	if !ok || fn != nil {
+		return init, nil
+	}
+	d.symbolsUsed[v.Name] = true
+	if len(b) > size {
+		return nil, launchError(InvalidLaunch, "symbol %s is %d bytes; the launch gives it %d", v.Name, size, len(b))
+	}
+	out := make([]byte, size)
+	copy(out, init)
+	copy(out, b)
+	return out, nil
 }
 
 // initBytes renders a variable's initialiser.
@@ -656,6 +716,13 @@ func parseMemMods(mods []string) (sp space, cache mem.CacheOp, vec int, t ptx.Ty
 
 // inst lowers one instruction.
 func (fd *fnDecoder) inst(in *ptx.Inst, idx int) op {
+	for _, a := range in.Args {
+		if a.Kind == ptx.OpSpecial {
+			if why := notSimulated(a.Name); why != "" {
+				return unsupported(in, "reads %s, which the simulator gives no value: %s", a.Name, why)
+			}
+		}
+	}
 	o, err := fd.inst1(in, idx)
 	if err != nil {
 		return unsupported(in, "%v", err)
@@ -1398,15 +1465,7 @@ func (fd *fnDecoder) bar(in *ptx.Inst) (op, error) {
 		return false
 	}
 	if has("warp") {
-		o := op{kind: kWarpSync, src: [4]val{{reg: -1, imm: 0xffffffff}}}
-		if len(in.Args) == 1 {
-			v, err := fd.value(in.Args[0], ptx.B32)
-			if err != nil {
-				return op{}, err
-			}
-			o.src[0], o.ns = v, 1
-		}
-		return o, nil
+		return op{kind: kNop}, nil
 	}
 	if has("cluster") {
 		return op{}, errors.New("cluster barriers are not supported")

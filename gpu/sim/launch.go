@@ -125,33 +125,15 @@ func Launch(ctx context.Context, m *ptx.Module, kernel string, args []Arg, cfg C
 	l.stats.LocalBytesPerThread = kfn.localSize
 	l.stats.ParamBytes = len(prog.params)
 
-	for i, b := range bufs {
-		if b != nil {
-			b.arg = i + 1
-			if args[i].Undefined && cfg.Check.Init {
-				b.undef = make([]uint64, (len(b.data)+63)/64)
-			}
-		}
-	}
-	if c := cfg.Check; c.Race || c.Init || c.Sync {
-		l.chk = newChecker(l, c)
-	}
 	l.nblocks, l.lastProgress = nblocks, time.Now()
 	var runErr error
 	for b := 0; b < nblocks; b++ {
-		lin := b
-		if cfg.Reverse {
-			lin = nblocks - 1 - b
-		}
-		if runErr = l.runBlock(lin); runErr != nil {
+		if runErr = l.runBlock(b); runErr != nil {
 			break
 		}
 		l.progress(b+1, b == nblocks-1)
 	}
 	res = l.result(args, bufs, trace)
-	if l.chk != nil {
-		res.Findings, res.FindingsDropped, res.CheckNotes = l.chk.findings(), l.chk.drop, l.chk.notes
-	}
 	if runErr != nil {
 		return res, runErr
 	}
@@ -167,6 +149,15 @@ func (l *launcher) result(args []Arg, bufs []*alloc, trace *Trace) *Result {
 			res.Buffers[i] = b.data
 			res.Addresses[i] = b.base
 		}
+	}
+	for _, v := range l.prog.vars {
+		d := make([]byte, v.size)
+		if v.alloc != nil {
+			copy(d, v.alloc.data)
+		} else {
+			copy(d, l.prog.constMem[v.off:])
+		}
+		res.Variables = append(res.Variables, Variable{Name: v.name, Space: v.space, Data: d})
 	}
 	st := l.stats
 	st.ThreadInstructions = l.threads
@@ -201,9 +192,6 @@ func (l *launcher) runBlock(b int) error {
 		w.issues = w.issues[:0]
 		w.traced = l.tr != nil && b == l.cfg.Trace.Block && w.id >= l.cfg.Trace.WarpLo && w.id <= l.cfg.Trace.WarpHi
 	}
-	if l.chk != nil {
-		l.chk.startBlock()
-	}
 	q := quantum
 	if l.cfg.sched.quantum > 0 {
 		q = l.cfg.sched.quantum
@@ -212,7 +200,7 @@ func (l *launcher) runBlock(b int) error {
 		progressed, remaining := false, 0
 		for i := range blk.warps {
 			w := blk.warps[i]
-			if l.cfg.sched.reverse || l.cfg.Reverse {
+			if l.cfg.sched.reverse {
 				w = blk.warps[len(blk.warps)-1-i]
 			}
 			if w.done {
@@ -231,9 +219,6 @@ func (l *launcher) runBlock(b int) error {
 			}
 		}
 		if remaining == 0 {
-			if l.chk != nil {
-				l.chk.endBlock(blk)
-			}
 			if l.cfg.Issues != nil {
 				streams := make([][]Issue, len(blk.warps))
 				for i, w := range blk.warps {
@@ -331,7 +316,12 @@ func (l *launcher) initWarp(w *warp, kfn *function) {
 	}
 	perLane(hLaneid, func(lane int) uint64 { return uint64(lane) })
 	set(hWarpid, uint64(w.id))
-	set(hNwarpid, 64)
+	nwarpid := l.cfg.MaxWarpsPerSM
+	if nwarpid <= 0 {
+		nwarpid = 64
+	}
+	set(hNwarpid, uint64(nwarpid))
+	set(hWarpSz, 32)
 	set(hNsmid, uint64(l.numSMs))
 	set(hGridid, 1)
 	perLane(hLmEq, func(lane int) uint64 { return 1 << uint(lane) })
@@ -340,6 +330,13 @@ func (l *launcher) initWarp(w *warp, kfn *function) {
 	perLane(hLmGe, func(lane int) uint64 { return uint64(^uint32(1<<uint(lane) - 1)) })
 	perLane(hLmGt, func(lane int) uint64 { return uint64(^uint32(2<<uint(lane) - 1)) })
 	set(hDynSmem, uint64(l.cfg.DynamicShared))
-	set(hTotalSmem, uint64(l.prog.sharedSize))
+	// %total_smem_size is static plus dynamic shared memory rounded up to the
+	// allocation unit, without the driver's reserved part (measured on the H200:
+	// 128+1024 -> 1152, 100 -> 128, 5000 -> 5120, 0 -> 0).
+	unit := l.cfg.SharedAllocUnit
+	if unit <= 0 {
+		unit = 128
+	}
+	set(hTotalSmem, uint64(align(l.prog.sharedSize, unit)))
 	set(hClusterNctarank, 1)
 }

@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"strings"
+
 	"github.com/kernelscope/kernelscope/gpu/arith"
 	"github.com/kernelscope/kernelscope/gpu/mem"
 	"github.com/kernelscope/kernelscope/gpu/ptx"
@@ -47,7 +49,6 @@ const (
 	kElect
 	kCpAsync
 	kCreatePolicy
-	kWarpSync // bar.warp.sync (__syncwarp): src[0] is the member mask; a no-op unless checks are on
 )
 
 // memory spaces of a decoded access.
@@ -243,9 +244,18 @@ type program struct {
 	params     []byte
 	paramSlots []slot
 	constMem   []byte
-	globals    []*alloc    // module .global variables
-	sharedVars []sharedVar // .shared variables with their offsets, for naming addresses in findings
+	globals    []*alloc // module .global variables
 	hasClock   bool
+
+	vars []progVar // module-scope .global and .const variables, for Result.Variables
+}
+
+// progVar is a module-scope .global or .const variable.
+type progVar struct {
+	name, space string
+	alloc       *alloc // .global
+	off         int    // .const: offset in the constant bank
+	size        int
 }
 
 // hidden registers hold special registers; they occupy indices 0..nHidden-1 of every frame.
@@ -281,10 +291,11 @@ const (
 	hGtimerHi
 	hDynSmem
 	hTotalSmem
-	hZero // every other special register reads as 0 (%pm*, %envreg*, reserved offsets)
+	hZero // special registers that read as 0 in a plain launch (%cluster_ctaid, %cluster_ctarank, %current_graph_exec)
 	hClusterCtarank
 	hClusterNctarank
 	hIsExplicitCluster
+	hWarpSz
 	nHidden
 )
 
@@ -350,8 +361,12 @@ func hiddenReg(name, comp string) (int32, bool) {
 		return hGtimerHi, true
 	case "%dynamic_smem_size":
 		return hDynSmem, true
-	case "%total_smem_size", "%aggr_smem_size":
+	case "%total_smem_size":
 		return hTotalSmem, true
+	case "WARP_SZ":
+		return hWarpSz, true
+	case "%current_graph_exec":
+		return hZero, true
 	case "%cluster_ctarank":
 		return hZero, true
 	case "%cluster_nctarank":
@@ -359,10 +374,23 @@ func hiddenReg(name, comp string) (int32, bool) {
 	case "%is_explicit_cluster":
 		return hIsExplicitCluster, true
 	}
-	if ptx.IsSpecialReg(name) {
-		return hZero, true
-	}
 	return 0, false
+}
+
+// notSimulated says why a predefined identifier has no value in a simulated
+// launch ("" when it has one). Reading one is an error naming the line.
+func notSimulated(name string) string {
+	switch {
+	case strings.HasPrefix(name, "%envreg"):
+		return "a driver-defined environment register (CUDA reads %envreg1/%envreg2 for a cooperative launch's grid workspace); its value is not modelled"
+	case strings.HasPrefix(name, "%pm"):
+		return "a performance-monitor counter; not modelled"
+	case strings.HasPrefix(name, "%reserved_smem_offset"):
+		return "an offset into the driver's reserved shared memory, whose layout is not modelled"
+	case name == "%aggr_smem_size":
+		return "it includes the driver's reserved shared memory (1 KB for a block without shared memory on the H200), which is not modelled"
+	}
+	return ""
 }
 
 // isClockReg reports whether a hidden register changes while a warp runs.
@@ -381,4 +409,5 @@ var hiddenNames = [nHidden]string{
 	hGtimer: "%globaltimer", hGtimerLo: "%globaltimer_lo", hGtimerHi: "%globaltimer_hi",
 	hDynSmem: "%dynamic_smem_size", hTotalSmem: "%total_smem_size", hZero: "(zero)",
 	hClusterCtarank: "%cluster_ctarank", hClusterNctarank: "%cluster_nctarank", hIsExplicitCluster: "%is_explicit_cluster",
+	hWarpSz: "WARP_SZ",
 }
