@@ -54,9 +54,29 @@ func scalar(s string) launch.Arg { return launch.Arg{Scalar: s} }
 // runKernel compiles src with clang for sm_80 and simulates kernel on grid x block.
 func runKernel(t *testing.T, src, kernel string, grid, block int, args ...launch.Arg) (*report.Report, error) {
 	t.Helper()
+	return runKernelArch(t, src, kernel, "sm_80", grid, block, args...)
+}
+
+// mustRunArch is mustRun for the architecture arch.
+func mustRunArch(t *testing.T, src, kernel, arch string, grid, block int, args ...launch.Arg) *report.Report {
+	t.Helper()
+	rep, err := runKernelArch(t, src, kernel, arch, grid, block, args...)
+	if err != nil {
+		t.Fatalf("%s on %s: %v", kernel, arch, err)
+	}
+	return rep
+}
+
+// randBuf is a buffer of n floats drawn uniformly from [lo, hi) with the given seed.
+func randBuf(n int, lo, hi float64, seed int64) launch.Arg {
+	return launch.Arg{Init: &launch.Init{Func: "rand", N: n, Lo: lo, Hi: hi, HasRange: true, Seed: seed, HasSeed: true, Type: "f32"}}
+}
+
+func runKernelArch(t *testing.T, src, kernel, arch string, grid, block int, args ...launch.Arg) (*report.Report, error) {
+	t.Helper()
 	needClang(t)
 	return analysis.Run(context.Background(), analysis.Request{
-		Source: []byte(src), SourceFile: "cell.cu", Arch: "sm_80", Compiler: "clang",
+		Source: []byte(src), SourceFile: "cell.cu", Arch: arch, Compiler: "clang",
 		Launch: &launch.Launch{Kernel: kernel, Args: args}, Grid: [3]int{grid, 1, 1}, Block: [3]int{block, 1, 1},
 	})
 }
