@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"context"
 	"fmt"
 	"github.com/kernelscope/kernelscope/gpu/launch"
 	"github.com/kernelscope/kernelscope/gpu/report"
@@ -205,7 +206,8 @@ func untypedElem(t ptx.Type) string {
 
 // buildArgs materialises the kernel's arguments from a %launch spec, or
 // chooses them automatically (one element per thread, integer scalars = total threads).
-func buildArgs(f *ptx.Func, cparams []cudaParam, spec *launch.Launch, totalThreads int, baseDir string) ([]launchArg, []string, error) {
+// file() initialisers are read from baseDir through ctx; sandbox applies its caps.
+func buildArgs(ctx context.Context, f *ptx.Func, cparams []cudaParam, spec *launch.Launch, totalThreads int, baseDir string, sandbox bool) ([]launchArg, []string, error) {
 	uses := inferParams(f)
 	if len(cparams) == len(f.Params) {
 		for i, c := range cparams {
@@ -245,6 +247,7 @@ func buildArgs(f *ptx.Func, cparams []cudaParam, spec *launch.Launch, totalThrea
 	}
 	named := len(byName) > 0
 	args := make([]launchArg, len(f.Params))
+	var totalBytes int64
 	for i, p := range f.Params {
 		short := shortParamName(i)
 		var g *launch.Arg
@@ -290,9 +293,36 @@ func buildArgs(f *ptx.Func, cparams []cudaParam, spec *launch.Launch, totalThrea
 					}
 				}
 			}
-			buf, desc, err := launch.Materialise(init, elem, size, baseDir, int64(i+1))
-			if err != nil {
-				return nil, nil, fmt.Errorf("%s: %w", short, err)
+			var buf []byte
+			var desc string
+			if init.Func == "file" {
+				limit := int64(MaxFileBytes)
+				if sandbox {
+					limit = SandboxMaxFileBytes
+				}
+				b, err := readInitFile(ctx, init.Path, baseDir, sandbox, limit)
+				if err != nil {
+					return nil, nil, fmt.Errorf("%s: %w", short, err)
+				}
+				if len(b)%size != 0 {
+					b = append(b, make([]byte, size-len(b)%size)...)
+				}
+				buf, desc = b, fmt.Sprintf("file(%q):%s", init.Path, elem)
+			} else {
+				if sandbox && int64(init.N)*int64(size) > SandboxMaxBufferBytes {
+					return nil, nil, fmt.Errorf("%s: %s(%d) of %s is %d bytes, more than the %s a buffer may have in sandbox mode",
+						short, init.Func, init.N, elem, int64(init.N)*int64(size), byteSize(SandboxMaxBufferBytes))
+				}
+				var err error
+				buf, desc, err = launch.Materialise(init, elem, size, baseDir, int64(i+1))
+				if err != nil {
+					return nil, nil, fmt.Errorf("%s: %w", short, err)
+				}
+			}
+			totalBytes += int64(len(buf))
+			if sandbox && totalBytes > SandboxMaxTotalBytes {
+				return nil, nil, fmt.Errorf("%s: the buffers take %d bytes together, more than the %s a launch may have in sandbox mode",
+					short, totalBytes, byteSize(SandboxMaxTotalBytes))
 			}
 			args[i] = launchArg{info: report.ArgInfo{Name: short, Type: elem, Buffer: true, Count: len(buf) / size, Init: desc, Auto: auto}, buffer: buf}
 			continue

@@ -31,7 +31,10 @@ type Request struct {
 	Budget     int64          // thread-instructions; 0 = 2e9
 	Timing     bool
 	Trace      launch.Trace
-	BaseDir    string // where file("x.bin") is looked up
+	BaseDir    string // where file("x.bin") and #include "x.cuh" are looked up
+	// Sandbox: no flags or compiler choice, files and includes only under BaseDir,
+	// the hard caps of limits.go.
+	Sandbox bool
 	ParseOnly  bool   // compile and parse, do not simulate
 	Name       string
 	Progress   func(Progress)
@@ -99,6 +102,9 @@ func Run(ctx context.Context, req Request) (*report.Report, error) {
 	fail := func(e report.Error, diags []report.Error) (*report.Report, error) {
 		rep.Errors = append(rep.Errors, e)
 		return rep, &Failure{Err: e, Diags: diags}
+	}
+	if err := checkSandbox(req); err != nil {
+		return fail(report.Error{Kind: "launch", Message: err.Error()}, nil)
 	}
 	ptxText, err := compile(ctx, req, rep)
 	if err != nil {
@@ -258,6 +264,7 @@ func compile(ctx context.Context, req Request, rep *report.Report) ([]byte, erro
 		res, err := toolchain.Compile(ctx, toolchain.Request{
 			Source: string(req.Source), File: req.SourceFile, Arch: req.Arch,
 			Compiler: req.Compiler, Flags: req.Flags, Timeout: 60 * time.Second,
+			IncludeDir: req.BaseDir, Sandbox: req.Sandbox,
 		})
 		if err != nil {
 			if ctx.Err() != nil {
@@ -270,10 +277,7 @@ func compile(ctx context.Context, req Request, rep *report.Report) ([]byte, erro
 					if d.Severity != "error" && d.Severity != "fatal error" {
 						continue
 					}
-					loc := fmt.Sprintf("%s:%d:%d", req.SourceFile, d.Line, d.Col)
-					if req.Cell {
-						loc = fmt.Sprintf("cell line %d:%d", d.Line, d.Col)
-					}
+					loc := diagLocation(req, d)
 					diags = append(diags, report.Error{Kind: "compile", CUDALine: d.Line, Col: d.Col,
 						Message: fmt.Sprintf("%s: %s: %s", loc, d.Severity, d.Message)})
 				}

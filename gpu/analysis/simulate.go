@@ -49,13 +49,16 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 		block[i] = max(block[i], 1)
 	}
 	rep.Grid, rep.Block = grid, block
+	if err := checkLaunchSize(grid, block, req.Budget); err != nil {
+		return fail(report.Error{Kind: "launch", Message: err.Error()}, nil)
+	}
 	threadsPerBlock := block[0] * block[1] * block[2]
 	if threadsPerBlock > spec.MaxThreadsPerBlock {
 		return fail(report.Error{Kind: "launch", Message: fmt.Sprintf("block of %d threads exceeds the %d threads per block that %s allows", threadsPerBlock, spec.MaxThreadsPerBlock, req.Arch)}, nil)
 	}
 	nblocks := grid[0] * grid[1] * grid[2]
 	total := nblocks * threadsPerBlock
-	args, notes, err := buildArgs(k, cuda[demangle(k.Name)], req.Launch, total, req.BaseDir)
+	args, notes, err := buildArgs(ctx, k, cuda[demangle(k.Name)], req.Launch, total, req.BaseDir, req.Sandbox)
 	if err != nil {
 		return fail(report.Error{Kind: "args", Message: err.Error()}, nil)
 	}
