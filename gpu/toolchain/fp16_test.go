@@ -78,10 +78,10 @@ func roundSmall(x *big.Float, prec uint, emin int, maxv float64) float64 {
 func toHalf(x *big.Float) float64 { return roundSmall(x, 11, -14, 65504) }
 func toBF16(x *big.Float) float64 { return roundSmall(x, 8, -126, math.MaxFloat32) }
 
-func exact(v float64) *big.Float { return new(big.Float).SetPrec(400).SetFloat64(v) }
-func add(a, b float64) *big.Float { return new(big.Float).SetPrec(400).Add(exact(a), exact(b)) }
-func sub(a, b float64) *big.Float { return new(big.Float).SetPrec(400).Sub(exact(a), exact(b)) }
-func mul(a, b float64) *big.Float { return new(big.Float).SetPrec(400).Mul(exact(a), exact(b)) }
+func exact(v float64) *big.Float     { return new(big.Float).SetPrec(400).SetFloat64(v) }
+func add(a, b float64) *big.Float    { return new(big.Float).SetPrec(400).Add(exact(a), exact(b)) }
+func sub(a, b float64) *big.Float    { return new(big.Float).SetPrec(400).Sub(exact(a), exact(b)) }
+func mul(a, b float64) *big.Float    { return new(big.Float).SetPrec(400).Mul(exact(a), exact(b)) }
 func fma(a, b, c float64) *big.Float { return new(big.Float).SetPrec(400).Add(mul(a, b), exact(c)) }
 
 func halfBits(v float64) uint16 {
