@@ -1,9 +1,22 @@
 package kernel
 
-import "sync"
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
 
 // historySession is the session number of this process's history.
 const historySession = 1
+
+const (
+	// maxHistoryInput is the most bytes of one cell the history keeps; longer cells are
+	// stored cut, with a note, so a 30 MB cell does not stay in memory for good.
+	maxHistoryInput = 64 << 10
+	// maxHistoryBytes bounds the inputs kept in all; the oldest entries go first.
+	maxHistoryBytes = 16 << 20
+)
 
 // HistoryEntry is one stored cell.
 type HistoryEntry struct {
@@ -19,13 +32,39 @@ type HistoryEntry struct {
 type History struct {
 	mu      sync.Mutex
 	entries []HistoryEntry
+	bytes   int // total length of the entries' inputs
 }
 
-// Add stores input as line.
+// Add stores input as line: a copy cut to maxHistoryInput bytes; the oldest entries
+// are dropped once the inputs exceed maxHistoryBytes in all.
 func (h *History) Add(line int, input string) {
+	input = capInput(input)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.entries = append(h.entries, HistoryEntry{Session: historySession, Line: line, Input: input})
+	h.bytes += len(input)
+	drop := 0
+	for h.bytes > maxHistoryBytes && drop < len(h.entries)-1 {
+		h.bytes -= len(h.entries[drop].Input)
+		drop++
+	}
+	if drop > 0 {
+		h.entries = append([]HistoryEntry(nil), h.entries[drop:]...)
+	}
+}
+
+// capInput returns a copy of input of at most maxHistoryInput bytes (cut at a rune
+// boundary, with a note saying how long the cell was); the copy does not keep the
+// request's buffer alive.
+func capInput(input string) string {
+	if len(input) <= maxHistoryInput {
+		return strings.Clone(input)
+	}
+	cut := maxHistoryInput
+	for cut > 0 && !utf8.RuneStart(input[cut]) {
+		cut--
+	}
+	return input[:cut] + fmt.Sprintf("\n// [history keeps the first %d of this cell's %d bytes]\n", cut, len(input))
 }
 
 // snapshot returns a copy of the entries.

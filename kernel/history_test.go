@@ -2,7 +2,9 @@ package kernel
 
 import (
 	"fmt"
+	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestGlobMatch(t *testing.T) {
@@ -92,5 +94,39 @@ func TestCursorConversion(t *testing.T) {
 	}
 	if a, b := clampRange(1, 11, 10, 3); a != 3 || b != 3 {
 		t.Errorf("clampRange past end = %d,%d", a, b)
+	}
+}
+
+// TestHistoryKeepsCappedCopies: a 30 MB cell is stored cut to maxHistoryInput bytes
+// with a note, and the history's inputs stay within maxHistoryBytes however many
+// large cells run.
+func TestHistoryKeepsCappedCopies(t *testing.T) {
+	var h History
+	big := strings.Repeat("é", 15<<20) // 30 MB of two-byte runes
+	for i := 1; i <= 400; i++ {
+		h.Add(i, big)
+	}
+	e := h.Tail(-1)
+	if h.bytes > maxHistoryBytes {
+		t.Errorf("history holds %d bytes, limit %d", h.bytes, maxHistoryBytes)
+	}
+	if len(e) == 0 || e[len(e)-1].Line != 400 {
+		t.Fatalf("latest entry missing: %d entries", len(e))
+	}
+	last := e[len(e)-1].Input
+	if len(last) > maxHistoryInput+200 || !utf8.ValidString(last) || !strings.Contains(last, "of this cell's 31457280 bytes") {
+		t.Errorf("capped input: %d bytes, valid UTF-8 %v, tail %q", len(last), utf8.ValidString(last), last[max(0, len(last)-80):])
+	}
+	sum := 0
+	for _, x := range e {
+		sum += len(x.Input)
+	}
+	if sum != h.bytes {
+		t.Errorf("byte count %d, entries hold %d", h.bytes, sum)
+	}
+	h2 := History{}
+	h2.Add(1, "short")
+	if got := h2.Tail(1)[0].Input; got != "short" {
+		t.Errorf("short input stored as %q", got)
 	}
 }

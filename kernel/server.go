@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"runtime/metrics"
 	"strings"
 	"sync"
 	"time"
@@ -27,6 +28,11 @@ const (
 	recvRetry = 10 * time.Millisecond
 	// iopubLinger lets the asynchronous PUB queue flush before the sockets close.
 	iopubLinger = 150 * time.Millisecond
+	// shutdownGrace is how long a shutdown waits for the interrupted cell to answer.
+	shutdownGrace = 3 * time.Second
+	// releaseAfter is how many bytes a cell may allocate before the kernel returns the
+	// freed memory to the operating system when the cell ends.
+	releaseAfter = 64 << 20
 )
 
 // Option changes one of the kernel's timing defaults.
@@ -77,6 +83,11 @@ type server struct {
 	stopOnce   sync.Once
 	stopped    chan struct{}
 	restart    bool
+	stopping   bool          // a shutdown was requested: no new cell starts
+	cellReply  chan struct{} // closed when the running cell's execute_reply is sent; nil when none runs
+
+	// allocs is the heap allocation total (bytes) when the last cell ended.
+	allocs uint64
 }
 
 // Serve is Run with the connection information already read.
@@ -203,6 +214,7 @@ func Serve(ctx context.Context, ci ConnectionInfo, eng Engine, info Info, log *s
 		restart := s.restart
 		s.mu.Unlock()
 		log.Info("kernel shutting down", "restart", restart)
+		s.finishCell(cancel)
 		time.Sleep(s.iopubLinger)
 	}
 	s.interrupt()
@@ -225,7 +237,11 @@ func (s *server) readLoop(ctx context.Context, name string, sock zmq4.Socket, ha
 			continue
 		}
 		m, err := Decode(zm.Frames, s.signer)
-		if err != nil {
+		if err != nil && errors.Is(err, ErrBadContent) && m != nil {
+			// Signed by a holder of the key, so answered: with an error reply.
+			s.log.Warn("malformed content in a signed message", "socket", name, "msg_type", m.Header.MsgType, "err", err)
+			m.badContent = &BadContentError{MsgType: m.Header.MsgType, Problem: err.Error()}
+		} else if err != nil {
 			s.log.Warn("dropping invalid message", "socket", name, "frames", len(zm.Frames), "err", err)
 			continue
 		}
@@ -283,9 +299,45 @@ func (s *server) stop(restart bool) {
 	s.stopOnce.Do(func() {
 		s.mu.Lock()
 		s.restart = restart
+		s.stopping = true
 		s.mu.Unlock()
 		close(s.stopped)
 	})
+}
+
+// isStopping reports whether a shutdown was requested.
+func (s *server) isStopping() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stopping
+}
+
+// finishCell interrupts the running cell, if any, and waits for its execute_reply;
+// a cell that ignores the interrupt is stopped by cancelling ctx (cancel) after
+// shutdownGrace, and answered then.
+func (s *server) finishCell(cancel context.CancelFunc) {
+	s.mu.Lock()
+	replied := s.cellReply
+	s.mu.Unlock()
+	if replied == nil {
+		return
+	}
+	s.interrupt()
+	t := time.NewTimer(shutdownGrace)
+	defer t.Stop()
+	select {
+	case <-replied:
+		return
+	case <-t.C:
+	}
+	s.log.Warn("the running cell did not stop within the shutdown grace period; cancelling it")
+	cancel()
+	t2 := time.NewTimer(time.Second)
+	defer t2.Stop()
+	select {
+	case <-replied:
+	case <-t2.C:
+	}
 }
 
 // interrupt cancels the running cell, if any, and reports whether there was one.
@@ -348,11 +400,15 @@ func replyType(msgType string) string {
 	return strings.TrimSuffix(msgType, "_request") + "_reply"
 }
 
-// badRequest answers a request whose content could not be decoded.
+// badRequest answers a request whose content could not be decoded; requests that
+// are not *_request messages (comm messages) have no reply and are only logged.
 func (s *server) badRequest(sock zmq4.Socket, req *Message, err error) {
 	s.log.Warn("bad request content", "msg_type", req.Header.MsgType, "err", err)
+	if !strings.HasSuffix(req.Header.MsgType, "_request") {
+		return
+	}
 	s.reply(sock, req, replyType(req.Header.MsgType), map[string]any{
-		"status": "error", "ename": "BadRequest", "evalue": err.Error(), "traceback": []string{},
+		"status": "error", "ename": "BadRequest", "evalue": err.Error(), "traceback": []string{"BadRequest: " + err.Error()},
 	})
 }
 
@@ -360,6 +416,10 @@ func (s *server) badRequest(sock zmq4.Socket, req *Message, err error) {
 func (s *server) handleControl(m *Message) {
 	s.publishStatus("busy", m.Header)
 	defer s.publishStatus("idle", m.Header)
+	if m.badContent != nil {
+		s.badRequest(s.control, m, m.badContent)
+		return
+	}
 	switch m.Header.MsgType {
 	case "kernel_info_request":
 		s.reply(s.control, m, "kernel_info_reply", s.kernelInfo())
@@ -376,7 +436,7 @@ func (s *server) handleControl(m *Message) {
 // shutdown answers a shutdown_request and stops the kernel.
 func (s *server) shutdown(sock zmq4.Socket, m *Message) {
 	var c ShutdownContent
-	if err := json.Unmarshal(m.Content, &c); err != nil {
+	if err := decodeContent(m, &c); err != nil {
 		s.badRequest(sock, m, err)
 		return
 	}
@@ -417,6 +477,10 @@ func (s *server) dispatch(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case m := <-s.queue:
+			if s.isStopping() && m.Header.MsgType == "execute_request" {
+				s.abortExecute(m, "the kernel is shutting down")
+				continue
+			}
 			if n := s.handleShell(ctx, m); n > 0 {
 				s.abortQueued(ctx, n)
 			}
@@ -439,14 +503,19 @@ func (s *server) abortQueued(ctx context.Context, n int) {
 			s.handleShell(ctx, m)
 			continue
 		}
-		s.publishStatus("busy", m.Header)
-		s.log.Info("aborting queued execute_request", "msg_id", m.Header.MsgID)
-		s.reply(s.shell, m, "execute_reply", ExecuteReply{
-			Status: "aborted", ExecutionCount: s.count,
-			UserExpressions: map[string]any{}, Payload: []any{},
-		})
-		s.publishStatus("idle", m.Header)
+		s.abortExecute(m, "an earlier cell failed")
 	}
+}
+
+// abortExecute answers a queued execute_request with status "aborted".
+func (s *server) abortExecute(m *Message, why string) {
+	s.publishStatus("busy", m.Header)
+	s.log.Info("aborting queued execute_request", "msg_id", m.Header.MsgID, "why", why)
+	s.reply(s.shell, m, "execute_reply", ExecuteReply{
+		Status: "aborted", ExecutionCount: s.count,
+		UserExpressions: map[string]any{}, Payload: []any{},
+	})
+	s.publishStatus("idle", m.Header)
 }
 
 // handleShell serves one shell request; it returns how many queued requests must go
@@ -463,6 +532,14 @@ func (s *server) handleShell(ctx context.Context, m *Message) (abort int) {
 			abort = 0
 		}
 	}()
+	if m.badContent != nil {
+		if m.Header.MsgType == "execute_request" {
+			s.badExecute(m, m.badContent)
+		} else {
+			s.badRequest(s.shell, m, m.badContent)
+		}
+		return 0
+	}
 	switch m.Header.MsgType {
 	case "kernel_info_request":
 		s.reply(s.shell, m, "kernel_info_reply", s.kernelInfo())
@@ -474,7 +551,7 @@ func (s *server) handleShell(ctx context.Context, m *Message) (abort int) {
 		s.inspect(m)
 	case "is_complete_request":
 		var c IsCompleteRequest
-		if err := json.Unmarshal(m.Content, &c); err != nil {
+		if err := decodeContent(m, &c); err != nil {
 			s.badRequest(s.shell, m, err)
 			return 0
 		}
@@ -496,7 +573,7 @@ func (s *server) handleShell(ctx context.Context, m *Message) (abort int) {
 		s.reply(s.shell, m, "comm_info_reply", CommInfoReply{Status: "ok", Comms: map[string]any{}})
 	case "comm_open":
 		var c CommOpen
-		if err := json.Unmarshal(m.Content, &c); err != nil {
+		if err := decodeContent(m, &c); err != nil {
 			s.log.Warn("bad comm_open", "err", err)
 			return 0
 		}
@@ -512,17 +589,41 @@ func (s *server) handleShell(ctx context.Context, m *Message) (abort int) {
 	return 0
 }
 
+// badExecute answers an execute_request whose content could not be decoded: an error
+// on iopub (so the frontend shows it in the cell) and an execute_reply with status "error".
+func (s *server) badExecute(m *Message, err error) {
+	s.log.Warn("bad execute_request content", "err", err)
+	e := ErrorContent{Ename: "BadRequest", Evalue: err.Error(), Traceback: []string{"BadRequest: " + err.Error()}}
+	_ = s.publish(m.Header, "error", e)
+	s.reply(s.shell, m, "execute_reply", ExecuteReply{
+		Status: "error", ExecutionCount: s.count, UserExpressions: map[string]any{}, Payload: []any{},
+		Ename: e.Ename, Evalue: e.Evalue, Traceback: e.Traceback,
+	})
+}
+
 // execute runs one execute_request; it returns how many queued requests to abort.
 func (s *server) execute(ctx context.Context, m *Message) (abort int) {
 	var c ExecuteRequestContent
-	if err := json.Unmarshal(m.Content, &c); err != nil {
-		s.log.Warn("bad execute_request content", "err", err)
-		s.reply(s.shell, m, "execute_reply", ExecuteReply{
-			Status: "error", ExecutionCount: s.count, UserExpressions: map[string]any{}, Payload: []any{},
-			Ename: "BadRequest", Evalue: err.Error(), Traceback: []string{"BadRequest: " + err.Error()},
-		})
+	if err := decodeContent(m, &c); err != nil {
+		s.badExecute(m, err)
 		return 0
 	}
+	replied := make(chan struct{})
+	s.mu.Lock()
+	if s.stopping {
+		s.mu.Unlock()
+		s.reply(s.shell, m, "execute_reply", ExecuteReply{Status: "aborted", ExecutionCount: s.count, UserExpressions: map[string]any{}, Payload: []any{}})
+		return 0
+	}
+	s.cellReply = replied
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.cellReply = nil
+		s.mu.Unlock()
+		close(replied)
+		s.releaseMemory()
+	}()
 	store := (c.StoreHistory == nil || *c.StoreHistory) && !c.Silent
 	stopOnError := c.StopOnError == nil || *c.StopOnError
 	if store {
@@ -543,6 +644,9 @@ func (s *server) execute(ctx context.Context, m *Message) (abort int) {
 		s.history.Add(count, c.Code)
 	}
 	rep := ExecuteReply{Status: "ok", ExecutionCount: count, UserExpressions: map[string]any{}, Payload: []any{}}
+	if err != nil && s.isStopping() {
+		err = shutdownError{cause: err}
+	}
 	if err != nil {
 		e := describeError(err)
 		s.log.Info("cell failed", "execution_count", count, "ename", e.Ename, "evalue", e.Evalue)
@@ -570,6 +674,17 @@ func (s *server) pendingBeforeReply(ctx context.Context) int {
 	}
 	return len(s.queue)
 }
+
+// shutdownError is what a cell reports that a shutdown_request stopped.
+type shutdownError struct{ cause error }
+
+// Error says the cell did not finish because the kernel shut down.
+func (e shutdownError) Error() string {
+	return fmt.Sprintf("the kernel was shut down (shutdown_request) while this cell ran; the cell did not finish (%v)", e.cause)
+}
+
+// ErrorName returns "KernelShutdown".
+func (shutdownError) ErrorName() string { return "KernelShutdown" }
 
 // interruptedError is what an interrupted cell reports.
 type interruptedError struct{}
@@ -656,7 +771,7 @@ func describeError(err error) ErrorContent {
 // complete answers complete_request, converting between code points and bytes.
 func (s *server) complete(m *Message) {
 	var c CompleteRequest
-	if err := json.Unmarshal(m.Content, &c); err != nil {
+	if err := decodeContent(m, &c); err != nil {
 		s.badRequest(s.shell, m, err)
 		return
 	}
@@ -676,7 +791,7 @@ func (s *server) complete(m *Message) {
 // inspect answers inspect_request.
 func (s *server) inspect(m *Message) {
 	var c InspectRequest
-	if err := json.Unmarshal(m.Content, &c); err != nil {
+	if err := decodeContent(m, &c); err != nil {
 		s.badRequest(s.shell, m, err)
 		return
 	}
@@ -690,7 +805,7 @@ func (s *server) inspect(m *Message) {
 // historyRequest answers history_request from the in-memory history.
 func (s *server) historyRequest(m *Message) {
 	var c HistoryRequest
-	if err := json.Unmarshal(m.Content, &c); err != nil {
+	if err := decodeContent(m, &c); err != nil {
 		s.badRequest(s.shell, m, err)
 		return
 	}
@@ -827,4 +942,20 @@ func displayContent(data, metadata map[string]any, displayID string) DisplayData
 		metadata = map[string]any{}
 	}
 	return DisplayData{Data: data, Metadata: metadata, Transient: Transient{DisplayID: displayID}}
+}
+
+// releaseMemory returns freed heap memory to the operating system after a cell that
+// allocated more than releaseAfter bytes: Go's background scavenger gives it back only
+// slowly, and an idle kernel would keep the peak of its largest cell for minutes.
+func (s *server) releaseMemory() {
+	sample := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+	metrics.Read(sample)
+	if sample[0].Value.Kind() != metrics.KindUint64 {
+		return
+	}
+	now := sample[0].Value.Uint64()
+	if now-s.allocs > releaseAfter {
+		debug.FreeOSMemory()
+	}
+	s.allocs = now
 }

@@ -32,6 +32,10 @@ const (
 	ErrBadSignature = WireError("bad signature")
 	// ErrMalformed means a JSON part is not a valid object or the header lacks fields.
 	ErrMalformed = WireError("malformed message")
+	// ErrBadContent means a correctly signed message with a good header has a malformed
+	// parent_header, metadata or content; Decode returns the message too, so that its
+	// sender can be answered with an error reply.
+	ErrBadContent = WireError("malformed content")
 )
 
 // maxIdentities bounds the routing prefix accepted before the delimiter.
@@ -67,6 +71,9 @@ type Message struct {
 	Content json.RawMessage
 	// Buffers are the raw binary frames after content.
 	Buffers [][]byte
+
+	// badContent is set by the read loop when Decode found the content malformed.
+	badContent error
 }
 
 // Signer signs and verifies messages with HMAC-SHA256; an empty key disables signing.
@@ -123,6 +130,9 @@ func NewHeader(msgType, session, msgID string, now time.Time) Header {
 }
 
 // Decode parses a multipart message, verifying its signature; it never panics on bad input.
+// When the signature and header are good but the parent header, metadata or content is
+// malformed, it returns the message (with empty parent, metadata and content "{}") and
+// an error wrapping ErrBadContent, so that the request can get an error reply.
 func Decode(frames [][]byte, s Signer) (*Message, error) {
 	delim := -1
 	for i, f := range frames {
@@ -155,14 +165,18 @@ func Decode(frames [][]byte, s Signer) (*Message, error) {
 	if m.Header.MsgType == "" {
 		return nil, fmt.Errorf("decode header: no msg_type: %w", ErrMalformed)
 	}
+	bad := func(part string, err error) (*Message, error) {
+		m.Parent, m.Metadata, m.Content, m.Buffers = Header{}, nil, []byte("{}"), nil
+		return m, fmt.Errorf("decode %s of %s: %w (%w)", part, m.Header.MsgType, ErrBadContent, err)
+	}
 	if err := decodeObject(par, &m.Parent); err != nil {
-		return nil, fmt.Errorf("decode parent_header: %w", err)
+		return bad("parent_header", err)
 	}
 	if err := decodeObject(meta, &m.Metadata); err != nil {
-		return nil, fmt.Errorf("decode metadata: %w", err)
+		return bad("metadata", err)
 	}
 	if !isObject(content) {
-		return nil, fmt.Errorf("decode content: not a JSON object: %w", ErrMalformed)
+		return bad("content", fmt.Errorf("not a JSON object: %w", ErrMalformed))
 	}
 	m.Content = bytes.Clone(content)
 	for _, b := range parts[5:] {

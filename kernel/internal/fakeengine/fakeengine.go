@@ -2,7 +2,7 @@
 //
 // Cells: "sleep N" waits N seconds or until interrupted; a cell with a line containing
 // FAIL returns an error naming that line; "display" publishes text/html; "progress"
-// publishes a display and updates it; "panic" panics; "stderr" writes to stderr;
+// publishes a display and updates it; "alloc N" allocates and drops N MB; "panic" panics; "stderr" writes to stderr;
 // anything else is echoed on stdout. IsComplete panics on "panic".
 package fakeengine
 
@@ -96,6 +96,20 @@ func (Engine) Execute(ctx context.Context, req kernel.ExecuteRequest, out kernel
 			}
 		}
 		return nil
+	case strings.HasPrefix(code, "alloc "):
+		mb, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(code, "alloc ")))
+		if err != nil || mb < 0 || mb > 4096 {
+			return fmt.Errorf("alloc: want megabytes 0-4096, found %q", strings.TrimPrefix(code, "alloc "))
+		}
+		// Touch every page, as a large simulation does, then drop it all.
+		chunks := make([][]byte, mb)
+		for i := range chunks {
+			chunks[i] = make([]byte, 1<<20)
+			for j := 0; j < len(chunks[i]); j += 4096 {
+				chunks[i][j] = byte(j)
+			}
+		}
+		return out.Stream("stdout", fmt.Sprintf("allocated %d MB\n", len(chunks)))
 	case code == "panic":
 		panic("fake engine panic")
 	case code == "stderr":
