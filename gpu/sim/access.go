@@ -252,6 +252,9 @@ func (l *launcher) access(w *warp, o *op, pc int32, mask uint32, r []uint64, add
 
 // record reports an access to the memory model and the trace.
 func (l *launcher) record(w *warp, o *op, pc int32, mask uint32, addr *[32]uint64, sp space, kind mem.Kind, n int) {
+	if l.chk != nil {
+		l.chk.access(w, pc, mask, addr, sp, kind, n)
+	}
 	if l.cfg.OnMemory == nil && !(w.traced && l.tr != nil && l.tr.on()) {
 		return
 	}

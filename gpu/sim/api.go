@@ -43,7 +43,11 @@ type Config struct {
 	// block completes: one sequence per warp of the block, in issue order (the
 	// input of a trace-driven timing model). The slices are reused afterwards.
 	Issues func(block int, warps [][]Issue)
-	sched  schedule // alternative warp schedules, for tests of order independence
+	Check  Checks // racecheck, initcheck, synccheck; findings in Result.Findings
+	// Reverse runs the blocks, and the warps of each block, in reverse order
+	// (a second schedule for checking that results do not depend on order).
+	Reverse bool
+	sched   schedule // alternative warp schedules, for tests of order independence
 }
 
 // schedule perturbs the order in which a block's warps run (tests only).
@@ -76,8 +80,9 @@ type Progress struct {
 // For a by-value aggregate parameter larger than 8 bytes, Buffer holds its
 // bytes (no allocation is made).
 type Arg struct {
-	Buffer []byte // initial contents of a pointer parameter's allocation (copied)
-	Scalar uint64 // raw little-endian bits of a scalar parameter
+	Buffer    []byte // initial contents of a pointer parameter's allocation (copied)
+	Scalar    uint64 // raw little-endian bits of a scalar parameter
+	Undefined bool   // the buffer has no initialiser: initcheck reports reads of bytes the kernel did not write
 }
 
 // Result is what a launch produced.
@@ -87,9 +92,12 @@ type Result struct {
 	Stats           Stats       // launch totals
 	Insts           []InstStats // per op of the program: the kernel's instructions first (index = PC), then device functions
 	Trace           *Trace      // recorded steps of the traced warps; nil when tracing is off
+	Variables       []Variable  // module-scope .global and .const variables after the launch
 	Stdout          string      // device printf output in execution order (at most 1 MiB)
 	StdoutTruncated bool        // printf output beyond 1 MiB was dropped
-	Variables       []Variable  // module-scope .global and .const variables after the launch
+	Findings        []Finding   // what the checks of Config.Check found (deduplicated, capped)
+	FindingsDropped int         // distinct findings beyond Checks.MaxFindings, not kept
+	CheckNotes      []string    // what the checks could not cover, in words
 }
 
 // Variable is a module-scope .global or .const variable after the launch.

@@ -8,7 +8,8 @@ import (
 )
 
 // shfl executes shfl.sync for the lanes in exec (PTX ISA: shfl.sync).
-func (l *launcher) shfl(o *op, exec uint32, r []uint64) {
+// It returns the lanes whose source lane is not in exec (their result is undefined).
+func (l *launcher) shfl(o *op, exec uint32, r []uint64) (bad uint32) {
 	var res [32]uint64
 	var pv [32]bool
 	for m := exec; m != 0; m &= m - 1 {
@@ -39,6 +40,9 @@ func (l *launcher) shfl(o *op, exec uint32, r []uint64) {
 		if !p {
 			j = lane
 		}
+		if exec&(1<<uint(j&31)) == 0 {
+			bad |= 1 << uint(lane)
+		}
 		res[lane] = o.src[0].get(r, j)
 		pv[lane] = p
 	}
@@ -55,6 +59,7 @@ func (l *launcher) shfl(o *op, exec uint32, r []uint64) {
 			r[int(o.dst[1])*32+lane] = v
 		}
 	}
+	return bad
 }
 
 // pred reads a predicate source (negation applied).
@@ -250,6 +255,9 @@ func (l *launcher) barrier(w *warp, o *op, pc int32, exec uint32, r []uint64) (b
 		b.popc, b.all, b.any = 0, true, false
 	}
 	n := bits.OnesCount32(exec)
+	if l.chk != nil {
+		l.chk.arrive(w, pc, exec, int(id))
+	}
 	if o.sub >= barRedPopc {
 		for m := exec; m != 0; m &= m - 1 {
 			lane := bits.TrailingZeros32(m)
@@ -376,6 +384,9 @@ func (l *launcher) exitRelease(blk *block) {
 // release wakes the warps waiting at b and resets it.
 func (l *launcher) release(blk *block, id uint8) []int {
 	b := &blk.bars[id]
+	if l.chk != nil {
+		l.chk.released(blk, int(id), b.expected)
+	}
 	var ids []int
 	for _, x := range b.waiters {
 		x.waiting = false

@@ -157,6 +157,7 @@ func newProgram(m *ptx.Module, kernel string, args []Arg, cfg *Config, h *heap) 
 	p.dynOff = align(p.sharedSize, d.dynAlign)
 	for _, name := range d.externs {
 		d.globals[name] = sym{kind: symShared, addr: uint64(p.dynOff)}
+		p.sharedVars = append(p.sharedVars, sharedVar{name: name, off: p.dynOff})
 	}
 	if cfg.DynamicShared > 0 || len(d.externs) > 0 {
 		p.sharedSize = p.dynOff + cfg.DynamicShared
@@ -243,6 +244,7 @@ func (d *decoder) addVar(v *ptx.Var, fn *function) error {
 		}
 		p.sharedSize = align(p.sharedSize, varAlign(v))
 		d.globals[v.Name] = sym{kind: symShared, addr: uint64(p.sharedSize), size: size}
+		p.sharedVars = append(p.sharedVars, sharedVar{v: v, off: p.sharedSize})
 		p.sharedSize += size
 	case ptx.SpaceGlobal:
 		if init, err = d.symbolInit(v, fn, size, init); err != nil {
@@ -1465,7 +1467,15 @@ func (fd *fnDecoder) bar(in *ptx.Inst) (op, error) {
 		return false
 	}
 	if has("warp") {
-		return op{kind: kNop}, nil
+		o := op{kind: kWarpSync, src: [4]val{{reg: -1, imm: 0xffffffff}}}
+		if len(in.Args) == 1 {
+			v, err := fd.value(in.Args[0], ptx.B32)
+			if err != nil {
+				return op{}, err
+			}
+			o.src[0], o.ns = v, 1
+		}
+		return o, nil
 	}
 	if has("cluster") {
 		return op{}, errors.New("cluster barriers are not supported")

@@ -64,6 +64,7 @@ type launcher struct {
 	lastProgress    time.Time
 	stdout          strings.Builder // device printf output
 	stdoutTruncated bool
+	chk             *checker // nil when no check is on
 }
 
 // quantum is how many warp-instructions a warp runs before the scheduler
@@ -474,6 +475,9 @@ func (l *launcher) runWarp(w *warp, n int) error {
 			}
 			w.stack[len(w.stack)-1].pc = pc + 1
 			if o.kind == kExit || len(w.frames) == 0 {
+				if l.chk != nil {
+					l.chk.exit(w, pc, exec)
+				}
 				w.blk.exitedThreads += bits.OnesCount32(exec &^ w.exited)
 				w.exited |= exec
 				w.removeLanes(0, exec)
@@ -522,16 +526,33 @@ func (l *launcher) runWarp(w *warp, n int) error {
 			pc, rpc, active = w.top()
 			continue
 		case kShfl:
-			l.shfl(o, exec, r)
+			bad := l.shfl(o, exec, r)
+			if l.chk != nil && exec != 0 {
+				l.chk.warpSync(w, pc, exec, uint32(o.src[3].get(r, firstLane(exec))), bad, "__shfl_sync", false)
+			}
 			pc++
 		case kVote:
 			l.vote(o, exec, r)
+			if l.chk != nil && exec != 0 {
+				l.chk.warpSync(w, pc, exec, uint32(o.src[1].get(r, firstLane(exec))), 0, "__vote_sync ("+l.prog.info[pc].text+")", false)
+			}
 			pc++
 		case kMatch:
 			l.match(o, exec, r)
+			if l.chk != nil && exec != 0 {
+				l.chk.warpSync(w, pc, exec, uint32(o.src[1].get(r, firstLane(exec))), 0, "__match_sync", false)
+			}
 			pc++
 		case kRedux:
 			l.redux(o, exec, r)
+			if l.chk != nil && exec != 0 {
+				l.chk.warpSync(w, pc, exec, uint32(o.src[1].get(r, firstLane(exec))), 0, "__reduce_sync", false)
+			}
+			pc++
+		case kWarpSync:
+			if l.chk != nil && exec != 0 {
+				l.chk.warpSync(w, pc, exec, uint32(o.src[0].get(r, firstLane(exec))), 0, "__syncwarp()", true)
+			}
 			pc++
 		case kActivemask:
 			d := int(o.dst[0]) * 32

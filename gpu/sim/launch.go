@@ -125,15 +125,33 @@ func Launch(ctx context.Context, m *ptx.Module, kernel string, args []Arg, cfg C
 	l.stats.LocalBytesPerThread = kfn.localSize
 	l.stats.ParamBytes = len(prog.params)
 
+	for i, b := range bufs {
+		if b != nil {
+			b.arg = i + 1
+			if args[i].Undefined && cfg.Check.Init {
+				b.undef = make([]uint64, (len(b.data)+63)/64)
+			}
+		}
+	}
+	if c := cfg.Check; c.Race || c.Init || c.Sync {
+		l.chk = newChecker(l, c)
+	}
 	l.nblocks, l.lastProgress = nblocks, time.Now()
 	var runErr error
 	for b := 0; b < nblocks; b++ {
-		if runErr = l.runBlock(b); runErr != nil {
+		lin := b
+		if cfg.Reverse {
+			lin = nblocks - 1 - b
+		}
+		if runErr = l.runBlock(lin); runErr != nil {
 			break
 		}
 		l.progress(b+1, b == nblocks-1)
 	}
 	res = l.result(args, bufs, trace)
+	if l.chk != nil {
+		res.Findings, res.FindingsDropped, res.CheckNotes = l.chk.findings(), l.chk.drop, l.chk.notes
+	}
 	if runErr != nil {
 		return res, runErr
 	}
@@ -192,6 +210,9 @@ func (l *launcher) runBlock(b int) error {
 		w.issues = w.issues[:0]
 		w.traced = l.tr != nil && b == l.cfg.Trace.Block && w.id >= l.cfg.Trace.WarpLo && w.id <= l.cfg.Trace.WarpHi
 	}
+	if l.chk != nil {
+		l.chk.startBlock()
+	}
 	q := quantum
 	if l.cfg.sched.quantum > 0 {
 		q = l.cfg.sched.quantum
@@ -200,7 +221,7 @@ func (l *launcher) runBlock(b int) error {
 		progressed, remaining := false, 0
 		for i := range blk.warps {
 			w := blk.warps[i]
-			if l.cfg.sched.reverse {
+			if l.cfg.sched.reverse || l.cfg.Reverse {
 				w = blk.warps[len(blk.warps)-1-i]
 			}
 			if w.done {
@@ -219,6 +240,9 @@ func (l *launcher) runBlock(b int) error {
 			}
 		}
 		if remaining == 0 {
+			if l.chk != nil {
+				l.chk.endBlock(blk)
+			}
 			if l.cfg.Issues != nil {
 				streams := make([][]Issue, len(blk.warps))
 				for i, w := range blk.warps {

@@ -10,6 +10,13 @@ type alloc struct {
 	base uint64
 	data []byte
 	name string // what it is, for messages ("buffer argument 2", "global variable g")
+	// Checker state (see sanitize.go): argument index + 1 (0: not an
+	// argument), bitmap of written bytes of an undefined buffer (nil: defined),
+	// per-word shadow for cross-block races.
+	arg      int
+	undef    []uint64
+	shadow   []gword
+	noShadow bool
 }
 
 // heap holds the global allocations, sorted by address.

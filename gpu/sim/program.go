@@ -49,6 +49,7 @@ const (
 	kElect
 	kCpAsync
 	kCreatePolicy
+	kWarpSync // bar.warp.sync (__syncwarp): src[0] is the member mask; a no-op unless checks are on
 )
 
 // memory spaces of a decoded access.
@@ -244,7 +245,8 @@ type program struct {
 	params     []byte
 	paramSlots []slot
 	constMem   []byte
-	globals    []*alloc // module .global variables
+	globals    []*alloc    // module .global variables
+	sharedVars []sharedVar // .shared variables with their offsets, for naming addresses in findings
 	hasClock   bool
 
 	vars []progVar // module-scope .global and .const variables, for Result.Variables

@@ -35,7 +35,7 @@ func (t *tracer) step(l *launcher, w *warp, pc int32, o *op, active, exec uint32
 	s := Step{Warp: w.id, PC: int(pc), Line: info.line, Loc: info.loc, Text: info.text,
 		Active: active, Exec: exec, Exited: w.exited, Mem: t.pendMem, Barrier: t.pendBar, Event: event}
 	switch o.kind {
-	case kCall, kRet, kExit, kBra, kBrx, kSt, kNop, kTrap, kUnsupported:
+	case kCall, kRet, kExit, kBra, kBrx, kSt, kNop, kWarpSync, kTrap, kUnsupported:
 	default:
 		if fn := l.prog.fns[info.fn]; fn == w.fn {
 			r := w.regs[w.regBase:]

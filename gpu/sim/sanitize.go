@@ -1,0 +1,758 @@
+package sim
+
+import (
+	"fmt"
+	"math/bits"
+	"strconv"
+	"strings"
+
+	"github.com/kernelscope/kernelscope/gpu/mem"
+	"github.com/kernelscope/kernelscope/gpu/ptx"
+)
+
+// Checks selects the correctness checks of a launch (all off in the zero value).
+type Checks struct {
+	Race        bool // shared-memory hazards within a block (and within a warp, sm_70+), global hazards between blocks
+	Init        bool // reads of shared, local or undefined global bytes nobody wrote
+	Sync        bool // barriers and warp-synchronous operations used unsafely
+	MaxFindings int  // distinct findings kept; 0 = DefaultMaxFindings
+}
+
+// DefaultMaxFindings caps the distinct findings of a launch.
+const DefaultMaxFindings = 50
+
+// maxGlobalShadow is the most bytes of shadow state kept for global memory;
+// allocations beyond it are not race-checked (Result.CheckNotes says so).
+const maxGlobalShadow = 512 << 20
+
+// The kinds of findings (JSON names of DESIGN.md).
+const (
+	FindRace          = "race"
+	FindUninitialized = "uninitialized"
+	FindBarrier       = "barrier_divergence"
+	FindWarpSync      = "warp_sync"
+)
+
+// Finding is one correctness problem, deduplicated per kind and pair of instructions.
+type Finding struct {
+	Kind         string  // race, uninitialized, barrier_divergence, warp_sync
+	Space        string  // shared, global or local for memory findings; "" otherwise
+	PC           int     // index into Result.Insts of the access or instruction found
+	PTXLine      int     // its PTX line
+	Loc          ptx.Loc // its CUDA location
+	Access       string  // read, write or atomic ("" for synchronisation findings)
+	OtherPC      int     // the other access or instruction; -1 when there is none
+	OtherPTXLine int
+	OtherLoc     ptx.Loc
+	OtherAccess  string
+	Block        [3]int // block of the thread found
+	Thread       [3]int // the thread found
+	HasOther     bool   // OtherBlock and OtherThread are meaningful
+	OtherBlock   [3]int
+	OtherThread  [3]int
+	Addr         uint64 // shared/local: offset in the window; global: virtual address
+	Variable     string // shared variable and element ("s[17]") when the PTX declares one there
+	Arg          int    // global: index of the buffer argument holding Addr; -1 otherwise
+	Offset       int    // global: byte offset of Addr in that buffer
+	Size         int    // bytes per lane of the access found
+	Count        int    // occurrences (lane-accesses or warp-instructions) merged into this finding
+	Detail       string // what happened, in words, naming threads and PTX lines
+}
+
+// flags of a shadow access record.
+const (
+	fAtomic   = 1
+	fVolatile = 2
+)
+
+// per-pc flags the checker derives once from the instruction text.
+const (
+	pfVolatile = 1 << iota
+	pfAligned  // a .aligned barrier (bar.sync, bar.red, barrier.sync.aligned)
+)
+
+// sword is the shadow state of one 4-byte word of shared memory in the running block.
+type sword struct {
+	tag         uint32 // block generation; an entry with an older tag is empty
+	init        uint8  // bytes written in this block
+	wm, rm, r2m uint8  // bytes of the last write, last reader, previous other reader
+	wf, rf, r2f uint8  // fAtomic, fVolatile
+	wThr, rThr  int16  // threads (linear in the block)
+	r2Thr       int16
+	wEp, rEp    uint32 // block barrier epochs
+	r2Ep        uint32
+	wWep, rWep  uint32 // warp sync epochs of the accessing warps
+	r2Wep       uint32
+	wPC, rPC    int32
+	r2PC        int32
+	wVal        uint32 // word contents after the last write
+}
+
+// gword is the shadow state of one 4-byte word of a global allocation, across blocks.
+type gword struct {
+	wBlk, rBlk, r2Blk int32 // linear block + 1; 0 = none
+	wPC, rPC, r2PC    int32
+	wVal              uint32
+	wThr, rThr, r2Thr uint16
+	wm, rm, r2m       uint8
+	wf, rf, r2f       uint8
+}
+
+// fkey identifies a finding for deduplication.
+type fkey struct {
+	kind      string
+	pc, other int32
+}
+
+// checker is the state of racecheck, initcheck and synccheck during a launch.
+// It is nil when no check is on: the hot loop then pays one branch per
+// memory or synchronisation instruction.
+type checker struct {
+	l      *launcher
+	c      Checks
+	tag    uint32   // generation of the running block
+	epoch  uint32   // barrier releases in the running block
+	wep    []uint32 // per warp: warp-synchronising instructions executed
+	sh     []sword
+	loc    [][]uint64 // per thread of the block: bitmap of local bytes written
+	pcf    []uint8
+	fences bool // the kernel has gpu- or system-scope fences: inter-block communication is deliberate
+	global bool // global cross-block race checks on
+	gbytes int  // shadow bytes allocated for global memory
+	found  map[fkey]int
+	list   []Finding
+	drop   int
+	notes  []string
+
+	exitPC   int32 // first exit of the running block (-1: none)
+	exitThr  int
+	barFirst [16]int32 // pc of the first arrival at each barrier's current instance (-1: none)
+	barOther [16]int32 // a different pc that arrived at the same instance (-1: none)
+	pend     []pendSync
+}
+
+// pendSync is a warp-synchronous instruction whose member mask names lanes
+// that were on another path: they must execute one before the caller's next.
+type pendSync struct {
+	owed   uint32 // lanes still to execute a warp-synchronous instruction
+	caller uint32 // lanes that executed it
+	pc     int32
+}
+
+// newChecker prepares the checks of a launch.
+func newChecker(l *launcher, c Checks) *checker {
+	if c.MaxFindings <= 0 {
+		c.MaxFindings = DefaultMaxFindings
+	}
+	k := &checker{l: l, c: c, wep: make([]uint32, l.nwarps), found: map[fkey]int{},
+		pend: make([]pendSync, l.nwarps), loc: make([][]uint64, l.nthreads)}
+	k.pcf = make([]uint8, len(l.prog.info))
+	for pc, in := range l.prog.info {
+		t := in.text
+		if strings.Contains(t, ".volatile") {
+			k.pcf[pc] |= pfVolatile
+		}
+		if (strings.HasPrefix(t, "bar.") && !strings.HasPrefix(t, "bar.warp")) || (strings.HasPrefix(t, "barrier.") && strings.Contains(t, ".aligned")) {
+			k.pcf[pc] |= pfAligned
+		}
+		if strings.HasPrefix(t, "membar.gl") || strings.HasPrefix(t, "membar.sys") ||
+			(strings.HasPrefix(t, "fence.") && !strings.Contains(t, ".cta") && !strings.Contains(t, "proxy")) {
+			k.fences = true
+		}
+	}
+	k.global = c.Race && !k.fences
+	if c.Race && k.fences {
+		k.notes = append(k.notes, "global memory was not race-checked between blocks: the kernel uses gpu-scope fences (__threadfence), so blocks communicate deliberately")
+	}
+	if c.Race || c.Init {
+		k.sh = make([]sword, (l.prog.sharedSize+3)/4)
+	}
+	return k
+}
+
+// startBlock resets the per-block state.
+func (k *checker) startBlock() {
+	k.tag++
+	k.epoch = 0
+	clear(k.wep)
+	clear(k.pend)
+	for i := range k.loc {
+		clear(k.loc[i])
+	}
+	k.exitPC = -1
+	for i := range k.barFirst {
+		k.barFirst[i], k.barOther[i] = -1, -1
+	}
+}
+
+// endBlock reports warp-synchronous instructions still waiting for lanes.
+func (k *checker) endBlock(blk *block) {
+	for _, w := range blk.warps {
+		if p := &k.pend[w.id]; p.owed != 0 {
+			k.owed(w, p, -1, "the block ended")
+		}
+	}
+}
+
+// add records a finding (deduplicated).
+func (k *checker) add(f Finding) {
+	key := fkey{f.Kind, int32(f.PC), int32(f.OtherPC)}
+	if i, ok := k.found[key]; ok {
+		k.list[i].Count++
+		return
+	}
+	if len(k.list) >= k.c.MaxFindings {
+		k.drop++
+		return
+	}
+	f.Count = 1
+	info := k.l.prog.info
+	if f.PC >= 0 && f.PC < len(info) {
+		f.PTXLine, f.Loc = info[f.PC].line, info[f.PC].loc
+	}
+	if f.OtherPC >= 0 && f.OtherPC < len(info) {
+		f.OtherPTXLine, f.OtherLoc = info[f.OtherPC].line, info[f.OtherPC].loc
+	}
+	k.found[key] = len(k.list)
+	k.list = append(k.list, f)
+}
+
+// thread3 is the 3-D index of a linear thread of the block.
+func (k *checker) thread3(t int) [3]int { return threadIndex(t/32, t%32, k.l.block) }
+
+// block3 is the 3-D index of a linear block.
+func (k *checker) block3(b int) [3]int {
+	g := k.l.grid
+	return [3]int{b % g[0], (b / g[0]) % g[1], b / (g[0] * g[1])}
+}
+
+// accessWord names an access kind for findings.
+func accessWord(write, atomic bool) string {
+	switch {
+	case atomic:
+		return "atomic"
+	case write:
+		return "write"
+	}
+	return "read"
+}
+
+// sharedName names a shared offset by the .shared variable holding it ("s[17]").
+func (k *checker) sharedName(off uint64, size int) string {
+	var best *sharedVar
+	for i := range k.l.prog.sharedVars {
+		v := &k.l.prog.sharedVars[i]
+		if uint64(v.off) <= off && (best == nil || v.off >= best.off) {
+			if v.v != nil && off >= uint64(v.off+v.v.Size()) {
+				continue
+			}
+			best = v
+		}
+	}
+	if best == nil {
+		return ""
+	}
+	name := best.name
+	elem := size
+	if best.v != nil {
+		name = best.v.Name
+		if es := best.v.Type.Size(); es > 1 {
+			elem = es
+		}
+	}
+	name = cudaVarName(name)
+	if elem <= 0 {
+		elem = 1
+	}
+	rel := int(off) - best.off
+	// Multi-dimensional arrays declared with their shape: s[i][j].
+	if best.v != nil && len(best.v.Dims) > 1 && best.v.Type.Size() > 1 {
+		idx := rel / elem
+		var parts []string
+		for d := len(best.v.Dims) - 1; d >= 0; d-- {
+			n := best.v.Dims[d]
+			parts = append([]string{strconv.Itoa(idx % n)}, parts...)
+			idx /= n
+		}
+		return name + "[" + strings.Join(parts, "][") + "]"
+	}
+	return fmt.Sprintf("%s[%d]", name, rel/elem)
+}
+
+// cudaVarName turns the mangled name of a function-local static (_ZZ6kernelE3red) into "red".
+func cudaVarName(s string) string {
+	if !strings.HasPrefix(s, "_ZZ") {
+		return s
+	}
+	i := strings.LastIndexByte(s, 'E')
+	if i < 0 {
+		return s
+	}
+	r := s[i+1:]
+	n := 0
+	for n < len(r) && r[n] >= '0' && r[n] <= '9' {
+		n++
+	}
+	if l, err := strconv.Atoi(r[:n]); err == nil && n+l <= len(r) && l > 0 {
+		return r[n : n+l]
+	}
+	return s
+}
+
+// access checks one warp-level access of the lanes in mask, after it executed.
+func (k *checker) access(w *warp, pc int32, mask uint32, addr *[32]uint64, sp space, kind mem.Kind, n int) {
+	write := kind != mem.Load
+	atomic := kind == mem.Atomic || kind == mem.Reduction
+	read := kind != mem.Store
+	switch sp {
+	case spShared:
+		k.shared(w, pc, mask, addr, n, read, write, atomic)
+	case spGlobal:
+		k.globalAccess(w, pc, mask, addr, n, read, write, atomic)
+	case spLocal:
+		if k.c.Init {
+			k.local(w, pc, mask, addr, n, read, write)
+		}
+	}
+}
+
+// byteMasks returns, for an access of n bytes at a, the first word and the byte mask in it.
+func wordMask(a uint64, n int) (uint64, uint8) {
+	off := a & 3
+	return a >> 2, uint8((1<<uint(min(n, 4)))-1) << off
+}
+
+// shared checks the lanes' accesses to the block's shared memory.
+func (k *checker) shared(w *warp, pc int32, mask uint32, addr *[32]uint64, n int, read, write, atomic bool) {
+	sh := k.sh
+	mem := w.blk.shared
+	var fl uint8
+	if atomic {
+		fl |= fAtomic
+	}
+	if k.l.prog.info != nil && k.pcf[pc]&pfVolatile != 0 {
+		fl |= fVolatile
+	}
+	tag, ep, wep := k.tag, k.epoch, k.wep[w.id]
+	race, ini := k.c.Race, k.c.Init
+	for m := mask; m != 0; m &= m - 1 {
+		lane := bits.TrailingZeros32(m)
+		t := int16(w.id*32 + lane)
+		a := addr[lane]
+		for left := n; left > 0; {
+			wi, bm := wordMask(a, left)
+			step := bits.OnesCount8(bm)
+			left -= step
+			a += uint64(step)
+			if int(wi) >= len(sh) {
+				break
+			}
+			e := &sh[wi]
+			if e.tag != tag {
+				*e = sword{tag: tag}
+			}
+			if read {
+				if ini && bm&^e.init != 0 {
+					k.uninit(w, pc, lane, "shared", wi*4+uint64(bits.TrailingZeros8(bm&^e.init)), n)
+				}
+				if race && e.wm&bm != 0 && !(atomic && e.wf&fAtomic != 0) && !k.ordered(t, e.wThr, e.wEp, e.wWep, e.wf, fl, ep, wep) {
+					k.race(w, pc, lane, "shared", wi*4, n, accessWord(write, atomic), int32(e.wPC), int(e.wThr), accessWord(true, e.wf&fAtomic != 0), -1)
+				}
+			}
+			if write {
+				if race {
+					if e.wm&bm != 0 && !(atomic && e.wf&fAtomic != 0) && !k.ordered(t, e.wThr, e.wEp, e.wWep, e.wf, fl, ep, wep) &&
+						(atomic || e.wf&fAtomic != 0 || differs(e.wVal, wordAt(mem, wi), bm&e.wm)) {
+						k.race(w, pc, lane, "shared", wi*4, n, accessWord(true, atomic), e.wPC, int(e.wThr), accessWord(true, e.wf&fAtomic != 0), -1)
+					}
+					if e.rm&bm != 0 && e.rThr != t && !(atomic && e.rf&fAtomic != 0) && !k.ordered(t, e.rThr, e.rEp, e.rWep, e.rf, fl, ep, wep) {
+						k.race(w, pc, lane, "shared", wi*4, n, accessWord(true, atomic), e.rPC, int(e.rThr), accessWord(false, e.rf&fAtomic != 0), -1)
+					} else if e.r2m&bm != 0 && e.r2Thr != t && !(atomic && e.r2f&fAtomic != 0) && !k.ordered(t, e.r2Thr, e.r2Ep, e.r2Wep, e.r2f, fl, ep, wep) {
+						k.race(w, pc, lane, "shared", wi*4, n, accessWord(true, atomic), e.r2PC, int(e.r2Thr), accessWord(false, e.r2f&fAtomic != 0), -1)
+					}
+				}
+				e.wThr, e.wEp, e.wWep, e.wPC, e.wm, e.wf, e.wVal = t, ep, wep, pc, bm, fl, wordAt(mem, wi)
+				e.init |= bm
+			}
+			if read && race {
+				if e.rThr != t || e.rm == 0 {
+					if e.rm != 0 {
+						e.r2Thr, e.r2Ep, e.r2Wep, e.r2PC, e.r2m, e.r2f = e.rThr, e.rEp, e.rWep, e.rPC, e.rm, e.rf
+					}
+					e.rm = 0
+				}
+				e.rThr, e.rEp, e.rWep, e.rPC, e.rf = t, ep, wep, pc, fl
+				e.rm |= bm
+			}
+		}
+	}
+}
+
+// ordered reports whether an earlier access by thread p (epochs pe, pw, flags pf)
+// happens before the current access of thread t: same thread, a barrier of
+// the block between, or, in the same warp, a warp-synchronising instruction
+// between (or both accesses volatile: the pre-Volta warp-synchronous idiom).
+func (k *checker) ordered(t, p int16, pe, pw uint32, pf, cf uint8, ep, wep uint32) bool {
+	if t == p || pe != ep {
+		return true
+	}
+	if t/32 == p/32 {
+		return pw != wep || (pf&cf&fVolatile != 0)
+	}
+	return false
+}
+
+// wordAt reads word wi of b (a partial last word is zero-extended).
+func wordAt(b []byte, wi uint64) uint32 {
+	o := int(wi * 4)
+	var v uint32
+	for i := 0; i < 4 && o+i < len(b); i++ {
+		v |= uint32(b[o+i]) << (8 * uint(i))
+	}
+	return v
+}
+
+// differs compares the bytes of mask bm of two words.
+func differs(a, b uint32, bm uint8) bool {
+	var m uint32
+	for i := 0; i < 4; i++ {
+		if bm&(1<<uint(i)) != 0 {
+			m |= 0xff << (8 * uint(i))
+		}
+	}
+	return a&m != b&m
+}
+
+// race records a hazard between the current access and an earlier one.
+func (k *checker) race(w *warp, pc int32, lane int, space string, a uint64, n int, acc string, opc int32, othr int, oacc string, oblk int) {
+	f := Finding{Kind: FindRace, Space: space, PC: int(pc), OtherPC: int(opc), Access: acc, OtherAccess: oacc,
+		Block: w.blk.idx, Thread: threadIndex(w.id, lane, k.l.block), HasOther: true, Addr: a, Size: n, Arg: -1}
+	f.OtherThread = k.thread3(othr)
+	f.OtherBlock = w.blk.idx
+	if oblk >= 0 {
+		f.OtherBlock = k.block3(oblk)
+	}
+	if _, ok := k.found[fkey{f.Kind, int32(f.PC), int32(f.OtherPC)}]; !ok {
+		if space == "shared" {
+			f.Variable = k.sharedName(a, n)
+		}
+		k.describeRace(&f, w.id == othr/32 && oblk < 0)
+		if space == "global" {
+			k.globalArg(&f)
+		}
+	}
+	k.add(f)
+}
+
+// describeRace writes a race's Detail.
+func (k *checker) describeRace(f *Finding, sameWarp bool) {
+	kind := hazard(f.OtherAccess, f.Access)
+	where := fmt.Sprintf("%s memory", f.Space)
+	if f.Variable != "" {
+		where += " " + f.Variable
+	}
+	if f.Space == "global" {
+		f.Detail = fmt.Sprintf("%s hazard on %s: %s by block %v thread %v, %s by block %v thread %v, and nothing orders them (blocks run in any order, no atomics)",
+			kind, where, f.OtherAccess, f.OtherBlock, f.OtherThread, f.Access, f.Block, f.Thread)
+		return
+	}
+	between := "no __syncthreads() between them"
+	if sameWarp {
+		between = "no __syncwarp() between them (lanes of a warp are not in lockstep on sm_70+)"
+	}
+	f.Detail = fmt.Sprintf("%s hazard on %s: %s by thread %v, then %s by thread %v of block %v, %s",
+		kind, where, f.OtherAccess, f.OtherThread, f.Access, f.Thread, f.Block, between)
+}
+
+// hazard names the hazard between an earlier and a later access.
+func hazard(earlier, later string) string {
+	e, l := "R", "R"
+	if earlier != "read" {
+		e = "W"
+	}
+	if later != "read" {
+		l = "W"
+	}
+	switch e + l {
+	case "WR":
+		return "read-after-write"
+	case "RW":
+		return "write-after-read"
+	}
+	return "write-after-write"
+}
+
+// uninit records a read of bytes nobody wrote.
+func (k *checker) uninit(w *warp, pc int32, lane int, space string, a uint64, n int) {
+	f := Finding{Kind: FindUninitialized, Space: space, PC: int(pc), OtherPC: -1, Access: "read",
+		Block: w.blk.idx, Thread: threadIndex(w.id, lane, k.l.block), Addr: a, Size: n, Arg: -1}
+	if _, ok := k.found[fkey{f.Kind, int32(f.PC), -1}]; !ok {
+		switch space {
+		case "shared":
+			f.Variable = k.sharedName(a, n)
+			f.Detail = fmt.Sprintf("thread %v of block %v reads shared memory %s that no thread of the block has written", f.Thread, f.Block, orAddr(f.Variable, a))
+		case "local":
+			f.Detail = fmt.Sprintf("thread %v of block %v reads local memory at offset %#x that it never wrote (an uninitialised local variable or array)", f.Thread, f.Block, a)
+		default:
+			k.globalArg(&f)
+			f.Detail = fmt.Sprintf("thread %v of block %v reads global memory at %#x that was never written (the buffer was created without an initialiser)", f.Thread, f.Block, a)
+		}
+	}
+	k.add(f)
+}
+
+func orAddr(v string, a uint64) string {
+	if v != "" {
+		return v
+	}
+	return fmt.Sprintf("at offset %#x", a)
+}
+
+// globalArg fills the buffer argument and offset of a global address.
+func (k *checker) globalArg(f *Finding) {
+	if al, _ := k.l.heap.find(f.Addr, 1); al != nil {
+		f.Arg = al.arg - 1
+		f.Offset = int(f.Addr - al.base)
+		if f.Arg < 0 {
+			f.Variable = strings.TrimPrefix(al.name, "global variable ")
+		}
+	}
+}
+
+// local checks local-memory reads against the bytes each thread wrote.
+func (k *checker) local(w *warp, pc int32, mask uint32, addr *[32]uint64, n int, read, write bool) {
+	for m := mask; m != 0; m &= m - 1 {
+		lane := bits.TrailingZeros32(m)
+		t := w.id*32 + lane
+		a := addr[lane]
+		bm := k.loc[t]
+		if need := int((a + uint64(n) + 63) / 64); need > len(bm) {
+			nb := make([]uint64, need+need/2)
+			copy(nb, bm)
+			bm = nb
+			k.loc[t] = nb
+		}
+		for i := a; i < a+uint64(n); i++ {
+			bit := uint64(1) << (i % 64)
+			if read && bm[i/64]&bit == 0 {
+				k.uninit(w, pc, lane, "local", i, n)
+				break
+			}
+		}
+		if write {
+			for i := a; i < a+uint64(n); i++ {
+				bm[i/64] |= 1 << (i % 64)
+			}
+		}
+	}
+}
+
+// globalAccess checks global accesses: initialisation of undefined buffers
+// and hazards between blocks.
+func (k *checker) globalAccess(w *warp, pc int32, mask uint32, addr *[32]uint64, n int, read, write, atomic bool) {
+	b1 := int32(w.blk.lin + 1)
+	var fl uint8
+	if atomic {
+		fl = fAtomic
+	}
+	var al *alloc
+	for m := mask; m != 0; m &= m - 1 {
+		lane := bits.TrailingZeros32(m)
+		a := addr[lane]
+		if al == nil || a < al.base || a-al.base+uint64(n) > uint64(len(al.data)) {
+			var ok bool
+			if al, ok = k.l.heap.find(a, n); !ok {
+				al = nil
+				continue
+			}
+		}
+		off := a - al.base
+		if al.undef != nil && k.c.Init {
+			for i := off; i < off+uint64(n); i++ {
+				bit := uint64(1) << (i % 64)
+				if read && al.undef[i/64]&bit == 0 {
+					k.uninit(w, pc, lane, "global", al.base+i, n)
+					break
+				}
+			}
+			if write {
+				for i := off; i < off+uint64(n); i++ {
+					al.undef[i/64] |= 1 << (i % 64)
+				}
+			}
+		}
+		if !k.global {
+			continue
+		}
+		if al.shadow == nil {
+			if al.noShadow {
+				continue
+			}
+			sz := (len(al.data) + 3) / 4 * 40
+			if k.gbytes+sz > maxGlobalShadow {
+				al.noShadow = true
+				k.notes = append(k.notes, fmt.Sprintf("%s (%d bytes) was not race-checked between blocks: its shadow state would pass the checker's memory limit", al.name, len(al.data)))
+				continue
+			}
+			k.gbytes += sz
+			al.shadow = make([]gword, (len(al.data)+3)/4)
+		}
+		t := uint16(w.id*32 + lane)
+		for left, x := n, off; left > 0; {
+			wi, bm := wordMask(x, left)
+			step := bits.OnesCount8(bm)
+			left -= step
+			x += uint64(step)
+			if int(wi) >= len(al.shadow) {
+				break
+			}
+			e := &al.shadow[wi]
+			if read && e.wBlk != 0 && e.wBlk != b1 && e.wm&bm != 0 && !(atomic && e.wf&fAtomic != 0) {
+				k.race(w, pc, lane, "global", al.base+wi*4, n, accessWord(write, atomic), e.wPC, int(e.wThr), accessWord(true, e.wf&fAtomic != 0), int(e.wBlk-1))
+			}
+			if write {
+				if e.wBlk != 0 && e.wBlk != b1 && e.wm&bm != 0 && !(atomic && e.wf&fAtomic != 0) &&
+					(atomic || e.wf&fAtomic != 0 || differs(e.wVal, wordAt(al.data, wi), bm&e.wm)) {
+					k.race(w, pc, lane, "global", al.base+wi*4, n, accessWord(true, atomic), e.wPC, int(e.wThr), accessWord(true, e.wf&fAtomic != 0), int(e.wBlk-1))
+				}
+				if e.rBlk != 0 && e.rBlk != b1 && e.rm&bm != 0 && !(atomic && e.rf&fAtomic != 0) {
+					k.race(w, pc, lane, "global", al.base+wi*4, n, accessWord(true, atomic), e.rPC, int(e.rThr), accessWord(false, e.rf&fAtomic != 0), int(e.rBlk-1))
+				} else if e.r2Blk != 0 && e.r2Blk != b1 && e.r2m&bm != 0 && !(atomic && e.r2f&fAtomic != 0) {
+					k.race(w, pc, lane, "global", al.base+wi*4, n, accessWord(true, atomic), e.r2PC, int(e.r2Thr), accessWord(false, e.r2f&fAtomic != 0), int(e.r2Blk-1))
+				}
+				e.wBlk, e.wPC, e.wThr, e.wm, e.wf, e.wVal = b1, pc, t, bm, fl, wordAt(al.data, wi)
+			}
+			if read {
+				if e.rBlk != b1 {
+					if e.rBlk != 0 {
+						e.r2Blk, e.r2PC, e.r2Thr, e.r2m, e.r2f = e.rBlk, e.rPC, e.rThr, e.rm, e.rf
+					}
+					e.rBlk, e.rm = b1, 0
+				}
+				e.rPC, e.rThr, e.rf = pc, t, fl
+				e.rm |= bm
+			}
+		}
+	}
+}
+
+// arrive checks a warp's arrival at a block barrier.
+func (k *checker) arrive(w *warp, pc int32, exec uint32, id int) {
+	if !k.c.Sync || id < 0 || id >= len(k.barFirst) {
+		return
+	}
+	live := w.lanes &^ w.exited
+	if k.pcf[pc]&pfAligned != 0 && exec != live {
+		lane := firstLane(exec)
+		k.add(Finding{Kind: FindBarrier, PC: int(pc), OtherPC: -1, Block: w.blk.idx, Thread: threadIndex(w.id, lane, k.l.block), Arg: -1,
+			Detail: fmt.Sprintf("__syncthreads() in divergent code: threads %s of warp %d reach the barrier while threads %s of the same warp are on another path (bar.sync is .aligned: the whole warp must execute it together)",
+				laneList(exec), w.id, laneList(live&^exec))})
+	}
+	switch {
+	case k.barFirst[id] < 0:
+		k.barFirst[id] = pc
+	case k.barFirst[id] != pc && k.barOther[id] < 0:
+		k.barOther[id] = pc
+	}
+}
+
+// released is called when barrier id of the running block completes.
+func (k *checker) released(blk *block, id int, expected int) {
+	k.epoch++
+	if !k.c.Sync || id < 0 || id >= len(k.barFirst) {
+		return
+	}
+	first, other := k.barFirst[id], k.barOther[id]
+	k.barFirst[id], k.barOther[id] = -1, -1
+	if first < 0 || expected > 0 {
+		return
+	}
+	if other >= 0 {
+		k.add(Finding{Kind: FindBarrier, PC: int(first), OtherPC: int(other), Block: blk.idx, Arg: -1,
+			Detail: fmt.Sprintf("threads of block %v met at different __syncthreads() (PTX lines %d and %d) for the same barrier %d: the barrier is in divergent code",
+				blk.idx, k.l.prog.info[first].line, k.l.prog.info[other].line, id)})
+	}
+	if blk.exitedThreads > 0 && k.exitPC >= 0 {
+		k.add(Finding{Kind: FindBarrier, PC: int(first), OtherPC: int(k.exitPC), Block: blk.idx, Arg: -1,
+			HasOther: true, OtherBlock: blk.idx, OtherThread: k.thread3(k.exitThr),
+			Detail: fmt.Sprintf("__syncthreads() (PTX line %d) was reached by %d of the %d threads of block %v: the others exited (PTX line %d, e.g. thread %v) without reaching it; a barrier in conditional code must be reached by the whole block",
+				k.l.prog.info[first].line, k.l.nthreads-blk.exitedThreads, k.l.nthreads, blk.idx, k.l.prog.info[k.exitPC].line, k.thread3(k.exitThr))})
+	}
+}
+
+// exit notes lanes leaving the kernel.
+func (k *checker) exit(w *warp, pc int32, exec uint32) {
+	if k.exitPC < 0 {
+		k.exitPC, k.exitThr = pc, w.id*32+firstLane(exec)
+	}
+	if p := &k.pend[w.id]; k.c.Sync && p.owed&exec != 0 {
+		k.owed(w, p, pc, "they exited")
+	}
+}
+
+// warpSync checks a warp-synchronous instruction (bar.warp.sync, shfl.sync,
+// vote.sync, match.sync, redux.sync) executed by the lanes in exec with member
+// mask mm; bad are lanes whose shfl source lane is not active.
+func (k *checker) warpSync(w *warp, pc int32, exec, mm, bad uint32, what string, syncwarp bool) {
+	k.wep[w.id]++
+	if !k.c.Sync {
+		return
+	}
+	live := w.lanes &^ w.exited
+	p := &k.pend[w.id]
+	if p.owed != 0 {
+		p.owed &^= exec
+		if p.owed != 0 && exec&p.caller != 0 {
+			k.owed(w, p, pc, "the calling lanes reached this instruction first")
+		}
+	}
+	if out := exec &^ mm; out != 0 {
+		k.add(Finding{Kind: FindWarpSync, PC: int(pc), OtherPC: -1, Block: w.blk.idx, Thread: threadIndex(w.id, firstLane(out), k.l.block), Arg: -1,
+			Detail: fmt.Sprintf("%s with member mask %#08x is executed by threads %s of warp %d, which the mask excludes (undefined behaviour)", what, mm, laneList(out), w.id)})
+	}
+	missing := mm &^ exec
+	if syncwarp {
+		if gone := missing &^ live; gone != 0 {
+			k.add(Finding{Kind: FindWarpSync, PC: int(pc), OtherPC: -1, Block: w.blk.idx, Thread: threadIndex(w.id, firstLane(exec), k.l.block), Arg: -1,
+				Detail: fmt.Sprintf("%s with member mask %#08x names lanes %s of warp %d that have exited or do not exist: they can never arrive", what, mm, laneList(gone), w.id)})
+		}
+	}
+	if owe := missing & live; owe != 0 && p.owed == 0 {
+		*p = pendSync{owed: owe, caller: exec, pc: pc}
+	}
+	if bad != 0 {
+		k.add(Finding{Kind: FindWarpSync, PC: int(pc), OtherPC: -1, Block: w.blk.idx, Thread: threadIndex(w.id, firstLane(bad), k.l.block), Arg: -1,
+			Detail: fmt.Sprintf("%s: threads %s of warp %d read a value from a lane that is not active at this instruction (the result is undefined)", what, laneList(bad), w.id)})
+	}
+}
+
+// owed reports lanes named in a member mask that did not join.
+func (k *checker) owed(w *warp, p *pendSync, pc int32, why string) {
+	k.add(Finding{Kind: FindWarpSync, PC: int(p.pc), OtherPC: int(pc), Block: w.blk.idx, Thread: threadIndex(w.id, firstLane(p.caller), k.l.block), Arg: -1,
+		Detail: fmt.Sprintf("the member mask of %s names threads %s of warp %d, which did not execute a matching warp-synchronous instruction before %s",
+			k.l.prog.info[p.pc].text, laneList(p.owed), w.id, why)})
+	*p = pendSync{}
+}
+
+// syncName is the CUDA name of a warp-synchronous instruction, for messages.
+func syncName(text string) string {
+	switch {
+	case strings.HasPrefix(text, "bar.warp"):
+		return "__syncwarp()"
+	case strings.HasPrefix(text, "shfl"):
+		return "__shfl_sync (" + text + ")"
+	case strings.HasPrefix(text, "vote"):
+		return "__vote_sync (" + text + ")"
+	}
+	return text
+}
+
+// findings returns the findings in the order found.
+func (k *checker) findings() []Finding { return k.list }
+
+// sharedVar is a .shared variable at its offset (v nil for extern arrays, named by name).
+type sharedVar struct {
+	v    *ptx.Var
+	name string
+	off  int
+}
