@@ -145,7 +145,7 @@ func cmdInstall(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "installed kernelspec kernelscope in %s\n", dir)
+	fmt.Fprintf(stdout, "installed kernelspec kernelscope in %s (the kernel runs its copy of this binary there)\n", dir)
 	return nil
 }
 
