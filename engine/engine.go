@@ -196,6 +196,7 @@ func (e *Engine) Execute(ctx context.Context, req kernel.ExecuteRequest, out ker
 			// Show the cell as written, magics included (line numbers are the same).
 			rep.Source = req.Code
 		}
+		capSource(rep)
 		bundle, err := render.Bundle(rep, render.Options{Show: spec.Show})
 		if err != nil {
 			return fmt.Errorf("rendering the report: %w", err)
@@ -209,7 +210,7 @@ func (e *Engine) Execute(ctx context.Context, req kernel.ExecuteRequest, out ker
 			e.log.Warn("publishing the report", "err", err)
 		}
 		if runErr == nil {
-			e.keep(rep)
+			e.keep(compareSummary(rep))
 		}
 	} else if wasShown {
 		_ = pub.update(map[string]any{render.MIMEText: "the launch did not complete (see the error below)"}, displayID)
@@ -225,6 +226,59 @@ func (e *Engine) Execute(ctx context.Context, req kernel.ExecuteRequest, out ker
 		return runErr
 	}
 	return nil
+}
+
+// maxReportSource is the most bytes of a cell's source the report quotes: a 10 MB
+// cell would otherwise be quoted in the JSON report and again, marked up, in the HTML
+// Source view (about 60 MB in one message).
+const maxReportSource = 256 << 10
+
+// capSource cuts rep.Source to the whole lines that fit in maxReportSource and says so
+// in the report's notes.
+func capSource(rep *report.Report) {
+	src := rep.Source
+	if len(src) <= maxReportSource {
+		return
+	}
+	cut := strings.LastIndexByte(src[:maxReportSource], '\n') + 1
+	if cut == 0 { // one enormous line
+		cut = maxReportSource
+		for cut > 0 && !utf8.RuneStart(src[cut]) {
+			cut--
+		}
+	}
+	lines := strings.Count(src[:cut], "\n")
+	rep.Source = src[:cut]
+	rep.Notes = append(rep.Notes, fmt.Sprintf("the cell is %d bytes (%d lines); the report quotes its first %d lines (%d KiB)",
+		len(src), strings.Count(src, "\n")+1, lines, cut>>10))
+}
+
+// compareSummary is the part of a report %compare reads (render.Compare: name,
+// kernel, stats, memory counters, occupancy, hints), so the kept reports do not hold
+// traces, timelines, buffers, sources or PTX after their cell.
+func compareSummary(rep *report.Report) *report.Report {
+	s := &report.Report{
+		Kernel: rep.Kernel, Arch: rep.Arch, Grid: rep.Grid, Block: rep.Block, Toolchain: rep.Toolchain,
+		Stats: rep.Stats, Hints: append([]report.Hint(nil), rep.Hints...), Errors: append([]report.Error(nil), rep.Errors...),
+		Name: rep.Name, SourceFile: rep.SourceFile, Registers: rep.Registers, SharedStatic: rep.SharedStatic,
+		SharedDynamic: rep.SharedDynamic, LocalBytes: rep.LocalBytes, Simulated: rep.Simulated,
+	}
+	if rep.Memory != nil {
+		m := *rep.Memory
+		m.Instructions = nil
+		s.Memory = &m
+	}
+	if rep.Occupancy != nil {
+		o := *rep.Occupancy
+		o.Charts = nil
+		s.Occupancy = &o
+	}
+	if rep.Timing != nil {
+		t := *rep.Timing
+		t.Timelines = nil
+		s.Timing = &t
+	}
+	return s
 }
 
 // keep remembers a report for %compare.
