@@ -25,6 +25,7 @@ var scalarRE = regexp.MustCompile(`^[+-]?(?:0[xX][0-9a-fA-F]+|[0-9]+\.?[0-9]*(?:
 type launchParser struct {
 	s   string
 	pos int
+	off int // bytes trimmed from the start of the text: columns are those of the text as given
 }
 
 func (p *launchParser) skip() {
@@ -33,8 +34,9 @@ func (p *launchParser) skip() {
 	}
 }
 
+// errf is an error at the parser's position (a 1-based column of the text given).
 func (p *launchParser) errf(format string, a ...any) error {
-	return &Error{Magic: "%launch", Msg: fmt.Sprintf(format, a...)}
+	return &Error{Magic: "%launch", Col: p.off + min(p.pos, len(p.s)) + 1, Msg: fmt.Sprintf(format, a...)}
 }
 
 func (p *launchParser) found() string {
@@ -84,7 +86,7 @@ func (p *launchParser) token() string {
 // ParseLaunch reads the argument of %launch (and of `kernelscope run --launch`):
 // NAME(a=rand(1000), b=zeros(1000):f32, n=1000, alpha=2.5f) or NAME(rand(8), 8).
 func ParseLaunch(s string) (*Launch, error) {
-	p := &launchParser{s: strings.TrimSpace(s)}
+	p := &launchParser{s: strings.TrimSpace(s), off: len(s) - len(strings.TrimLeft(s, " \t\r\n\v\f"))}
 	name := p.ident()
 	if name == "" {
 		return nil, p.errf("expected a kernel name like vector_add(a=rand(1000), n=1000), found %s", p.found())

@@ -83,18 +83,25 @@ type Spec struct {
 	Name        string
 }
 
-// Error is a bad magic: its cell line (1-based; 0 when not from a cell), the magic and the cause.
+// Error is a bad magic: its cell line (1-based; 0 when not from a cell), the
+// column in that line where the parser stopped (0 when it has none), the magic and the cause.
 type Error struct {
 	Line  int
+	Col   int
 	Magic string
 	Msg   string
 }
 
-// Error formats as `cell line 3: %grid: expected ...`.
+// Error formats as `cell line 3: %grid: expected ...` or `cell line 3:17: %launch: ...`.
 func (e *Error) Error() string {
 	var b strings.Builder
-	if e.Line > 0 {
+	switch {
+	case e.Line > 0 && e.Col > 0:
+		fmt.Fprintf(&b, "cell line %d:%d: ", e.Line, e.Col)
+	case e.Line > 0:
 		fmt.Fprintf(&b, "cell line %d: ", e.Line)
+	case e.Col > 0:
+		fmt.Fprintf(&b, "column %d: ", e.Col)
 	}
 	if e.Magic != "" {
 		b.WriteString(e.Magic)
@@ -126,7 +133,8 @@ type defaults struct {
 
 // State holds the kernel's defaults between cells. It is not safe for concurrent use.
 type State struct {
-	d defaults
+	d       defaults
+	sandbox bool // sandbox.go: %flags and %compiler refused, hard caps
 }
 
 // NewState returns the initial defaults: sm_80, automatic grid and block and
@@ -216,9 +224,15 @@ func (s *State) Parse(cell string) (*Spec, error) {
 			hasCode = true
 			continue
 		}
+		if err := s.sandboxRefuses(n, trimmed); err != nil {
+			return nil, err
+		}
 		if err := applyMagic(n, trimmed, &d, spec); err != nil {
 			return nil, err
 		}
+	}
+	if err := s.checkLimits(lines, d); err != nil {
+		return nil, err
 	}
 	spec.Source = strings.Join(out, "\n")
 	if !hasCode && spec.Kind != PTX {
@@ -280,6 +294,9 @@ func applyMagic(n int, line string, d *defaults, spec *Spec) error {
 			var me *Error
 			if ok := asError(err, &me); ok {
 				me.Line = n
+				if me.Col > 0 {
+					me.Col += strings.Index(line, arg) // from the argument's column to the line's
+				}
 				return me
 			}
 			return fail("%v", err)
