@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Runs on the machine with the H200 (KernelScope's device tool), from the repository root, after
+# `go run ./scripts/realcode prepare` has written build/realcode/device/{src,harness,data} here and
+# that folder was carried over. Writes into $OUT: the kernels' output buffers, nvcc's PTX, ncu's
+# counters, logs; packed as realcode_h200.tgz.part-* (each < 16 MiB).
+set -u
+R=build/realcode/device
+O=${OUT:?}
+W=$(mktemp -d)
+mkdir -p "$W/bin" "$W/out" "$W/ptx" "$W/log" "$W/ncuout"
+nvcc --version > "$W/nvcc_version.txt" 2>&1
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$W/gpu.txt" 2>&1
+export R W
+compile() {
+  id=$1
+  nvcc -arch=sm_90 -lineinfo -o "$W/bin/$id" "$R/harness/$id.cu" > "$W/log/$id.compile.txt" 2>&1 || echo "exit $?" >> "$W/log/$id.compile.txt"
+  nvcc -arch=sm_90 -lineinfo -ptx -o "$W/ptx/$id.ptx" "$R/harness/$id.cu" > "$W/log/$id.ptx.txt" 2>&1 || echo "exit $?" >> "$W/log/$id.ptx.txt"
+}
+export -f compile
+ls "$R/harness" | sed 's/\.cu$//' | xargs -P 16 -I{} bash -c 'compile {}'
+date +%s > "$W/t_compiled"
+run() {
+  id=$1
+  [ -x "$W/bin/$id" ] || { echo "not built" > "$W/log/$id.run.txt"; return; }
+  timeout 60 "$W/bin/$id" "$R/data" "$W/out" > "$W/log/$id.run.txt" 2>&1; echo "exit $?" >> "$W/log/$id.run.txt"
+}
+export -f run
+ls "$R/harness" | sed 's/\.cu$//' | xargs -P 8 -I{} bash -c 'run {}'
+date +%s > "$W/t_ran"
+M=l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,sm__cycles_elapsed.max,smsp__inst_executed.sum,l1tex__t_sector_hit_rate.pct,lts__t_sector_hit_rate.pct
+timeout ${NCU_TIMEOUT:-360} ncu --target-processes all --csv --page raw --metrics "$M" \
+  bash -c 'for b in "$W"/bin/*; do "$b" "$R/data" "$W/ncuout" "$W/ncu_pids.txt" > /dev/null 2>&1; done' > "$W/ncu.csv" 2> "$W/ncu.err"
+echo "ncu exit $?" >> "$W/ncu.err"
+date +%s > "$W/t_ncu"
+# bring back only buffers the kernel changed (the inputs are regenerated here), hashes of all
+( cd "$W/out" && sha256sum *.out.bin > "$W/out_sha256.txt" )
+( cd "$W/ptx" && sha256sum *.ptx > "$W/ptx_sha256.txt" )
+for f in "$W"/out/*.out.bin; do
+  b=$(basename "$f" .out.bin)
+  if cmp -s "$f" "$R/data/$b.in.bin"; then rm "$f"; fi
+done
+rm -rf "$W/bin" "$W/ncuout"
+tar czf - -C "$W" . | split -b 15m - "$O/realcode_h200.tgz.part-"
+ls -la "$O"

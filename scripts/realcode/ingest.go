@@ -1,0 +1,207 @@
+package main
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// maxStored is the largest output buffer kept as bytes in testdata (larger ones: sha256 and size).
+const maxStored = 64 << 10
+
+// Truth is testdata/realcode/h200/results.json: what the H200 said, without third-party code.
+type Truth struct {
+	Command string                  `json:"command"`
+	NVCC    string                  `json:"nvcc"`
+	GPU     string                  `json:"gpu"`
+	Kernels map[string]*KernelTruth `json:"kernels"`
+}
+
+// KernelTruth is one kernel's ground truth.
+type KernelTruth struct {
+	Built      bool                   `json:"built"`
+	BuildError string                 `json:"build_error,omitempty"` // nvcc's first error message
+	Ran        bool                   `json:"ran"`
+	RunError   string                 `json:"run_error,omitempty"`
+	PTXSHA256  string                 `json:"ptx_sha256,omitempty"`
+	Buffers    map[string]BufferTruth `json:"buffers,omitempty"`
+	NCU        map[string]string      `json:"ncu,omitempty"`
+}
+
+// BufferTruth is one buffer after the launch on the H200.
+type BufferTruth struct {
+	SHA256  string `json:"sha256"`
+	Size    int    `json:"size"`
+	Changed bool   `json:"changed"`          // differs from the input
+	Stored  string `json:"stored,omitempty"` // path under testdata/realcode/h200 when kept as bytes
+}
+
+func sha(b []byte) string { s := sha256.Sum256(b); return hex.EncodeToString(s[:]) }
+
+// firstError is the first line of a log that reports an error, without source excerpts.
+func firstError(log string) string {
+	for _, l := range strings.Split(log, "\n") {
+		if i := strings.Index(l, "error"); i >= 0 {
+			l = strings.TrimSpace(l)
+			if j := strings.Index(l, "/src/"); j >= 0 {
+				l = l[j+5:]
+			}
+			if len(l) > 200 {
+				l = l[:200] + "..."
+			}
+			return l
+		}
+	}
+	return strings.TrimSpace(log)
+}
+
+func readKV(path string) (map[string]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	m := map[string]string{}
+	s := bufio.NewScanner(f)
+	for s.Scan() {
+		p := strings.Fields(s.Text())
+		if len(p) == 2 {
+			m[p[1]] = p[0]
+		}
+	}
+	return m, s.Err()
+}
+
+// Ingest turns the device's unpacked results (raw) into testdata/realcode/h200.
+func Ingest(m *Manifest, raw, data, h200 string) error {
+	t := &Truth{Command: "bash scripts/real_code.sh --device (runs scripts/realcode/device.sh on the H200)", Kernels: map[string]*KernelTruth{}}
+	if b, err := os.ReadFile(filepath.Join(raw, "nvcc_version.txt")); err == nil {
+		l := strings.Split(strings.TrimSpace(string(b)), "\n")
+		t.NVCC = l[len(l)-2]
+	}
+	if b, err := os.ReadFile(filepath.Join(raw, "gpu.txt")); err == nil {
+		t.GPU = strings.TrimSpace(string(b))
+	}
+	outSHA, err := readKV(filepath.Join(raw, "out_sha256.txt"))
+	if err != nil {
+		return err
+	}
+	ptxSHA, _ := readKV(filepath.Join(raw, "ptx_sha256.txt"))
+	pids, _ := readKV(filepath.Join(raw, "ncu_pids.txt")) // id -> pid
+	byPID := map[string]string{}
+	for id, pid := range pids {
+		byPID[pid] = id
+	}
+	f, err := os.Open(filepath.Join(raw, "ncu.csv"))
+	if err != nil {
+		return err
+	}
+	rows, err := NCURows(f)
+	f.Close()
+	if err != nil {
+		return err
+	}
+	ncuOf := map[string]map[string]string{}
+	for _, r := range rows {
+		id := byPID[r["Process ID"]]
+		if id == "" {
+			id = r["Process Name"]
+		}
+		keep := map[string]string{"kernel_name": r["Kernel Name"]}
+		for k, v := range r {
+			if strings.Contains(k, "__") && !strings.HasPrefix(k, "device__") {
+				keep[k] = v
+			}
+		}
+		ncuOf[id] = keep
+	}
+	if err := os.MkdirAll(filepath.Join(h200, "out"), 0o755); err != nil {
+		return err
+	}
+	for i := range m.Kernels {
+		k := &m.Kernels[i]
+		kt := &KernelTruth{Buffers: map[string]BufferTruth{}}
+		t.Kernels[k.ID] = kt
+		clog, _ := os.ReadFile(filepath.Join(raw, "log", k.ID+".compile.txt"))
+		kt.Built = !strings.Contains(string(clog), "exit ") && len(clog) >= 0
+		if _, err := os.Stat(filepath.Join(raw, "log", k.ID+".compile.txt")); err != nil {
+			kt.Built = false
+			kt.BuildError = "not compiled on the device"
+		} else if !kt.Built {
+			kt.BuildError = firstError(string(clog))
+		}
+		rlog, _ := os.ReadFile(filepath.Join(raw, "log", k.ID+".run.txt"))
+		kt.Ran = kt.Built && strings.Contains(string(rlog), "exit 0")
+		if kt.Built && !kt.Ran {
+			kt.RunError = firstError(string(rlog))
+		}
+		kt.PTXSHA256 = ptxSHA[k.ID+".ptx"]
+		kt.NCU = ncuOf[k.ID]
+		if !kt.Ran {
+			continue
+		}
+		for _, a := range k.Args {
+			if !a.Buffer {
+				continue
+			}
+			name := k.ID + "." + a.Name
+			s, ok := outSHA[name+".out.bin"]
+			if !ok {
+				return fmt.Errorf("%s: ran but no hash of %s.out.bin", k.ID, name)
+			}
+			bt := BufferTruth{SHA256: s, Size: a.Bytes()}
+			in, err := os.ReadFile(filepath.Join(data, name+".in.bin"))
+			if err != nil {
+				return err
+			}
+			bt.Changed = sha(in) != s
+			if bt.Changed && a.Bytes() <= maxStored {
+				b, err := os.ReadFile(filepath.Join(raw, "out", name+".out.bin"))
+				if err != nil {
+					return err
+				}
+				if sha(b) != s {
+					return fmt.Errorf("%s: %s.out.bin does not match its hash", k.ID, name)
+				}
+				bt.Stored = "out/" + name + ".out.bin"
+				if err := os.WriteFile(filepath.Join(h200, bt.Stored), b, 0o644); err != nil {
+					return err
+				}
+			}
+			kt.Buffers[a.Name] = bt
+		}
+	}
+	b, err := json.MarshalIndent(t, "", " ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(h200, "results.json"), append(b, '\n'), 0o644)
+}
+
+// LoadTruth reads results.json.
+func LoadTruth(h200 string) (*Truth, error) {
+	b, err := os.ReadFile(filepath.Join(h200, "results.json"))
+	if err != nil {
+		return nil, err
+	}
+	var t Truth
+	if err := json.Unmarshal(b, &t); err != nil {
+		return nil, fmt.Errorf("results.json: %w", err)
+	}
+	return &t, nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	var k []string
+	for s := range m {
+		k = append(k, s)
+	}
+	sort.Strings(k)
+	return k
+}
