@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"github.com/kernelscope/kernelscope/gpu/launch"
 	"github.com/kernelscope/kernelscope/gpu/report"
+	"github.com/kernelscope/kernelscope/gpu/toolchain"
 	"github.com/kernelscope/kernelscope/internal/golden"
 	"math"
 	"os"
@@ -262,7 +263,9 @@ func TestPlantedProblemsFound(t *testing.T) {
 }
 
 // TestGoldenOutputsFromClangPTX compiles every golden source with clang for
-// each architecture and checks the launch gives the H200's bytes.
+// each architecture and checks the launch gives the H200's bytes. The PTX is
+// compiled once per source and architecture in a go test run (shared with
+// gpu/toolchain's TestGoldenSourcesCompile) and given to Run as pre-built.
 func TestGoldenOutputsFromClangPTX(t *testing.T) {
 	if _, err := exec.LookPath("clang-19"); err != nil {
 		if os.Getenv("KS_REQUIRE_TOOLS") != "" || os.Getenv("CI") != "" {
@@ -273,13 +276,19 @@ func TestGoldenOutputsFromClangPTX(t *testing.T) {
 	for _, arch := range []string{"sm_75", "sm_80", "sm_86", "sm_89", "sm_90"} {
 		for _, c := range loadCases(t) {
 			t.Run(arch+"/"+c.Name, func(t *testing.T) {
+				t.Parallel()
 				src := readGolden(t, c.Source)
 				l := launchOf(c)
 				for i := range l.Args {
 					l.Args[i].Name = c.Args[i].Name
 				}
+				// The request gpu/toolchain's test makes for the same source and arch.
+				res, err := cachedCompile(toolchain.Request{Source: src, File: filepath.Base(c.Source), Arch: arch, Compiler: "clang"})
+				if err != nil {
+					t.Fatal(err)
+				}
 				rep, err := Run(context.Background(), Request{
-					Source: []byte(src), SourceFile: filepath.Base(c.Source), Arch: arch, Compiler: "clang",
+					Source: []byte(src), SourceFile: filepath.Base(c.Source), Arch: arch, Prebuilt: res.PTX,
 					Launch: l, Grid: c.Grid, Block: c.Block, BaseDir: golden.Dir(),
 				})
 				if err != nil {

@@ -32,39 +32,42 @@ func TestGoldenSourcesCompile(t *testing.T) {
 	if err != nil || len(srcs) == 0 {
 		t.Fatalf("no golden sources: %v", err)
 	}
+	// Each compilation is shared with gpu/analysis's tests of the same run (cachedCompile).
 	for _, arch := range []string{"sm_75", "sm_80", "sm_86", "sm_89", "sm_90"} {
 		for _, src := range srcs {
-			b, err := os.ReadFile(src)
-			if err != nil {
-				t.Fatal(err)
-			}
 			name := filepath.Base(src)
-			res, err := Compile(context.Background(), Request{Source: string(b), File: name, Arch: arch, Compiler: "clang"})
-			if err != nil {
-				t.Errorf("%s %s: %v", name, arch, err)
-				continue
-			}
-			ptx := string(res.PTX)
-			if strings.Contains(ptx, ".extern .func") {
-				t.Errorf("%s %s: PTX has an extern function:\n%s", name, arch, grepLines(ptx, ".extern"))
-			}
-			if !strings.Contains(ptx, ".target "+arch) {
-				t.Errorf("%s %s: no .target %s", name, arch, arch)
-			}
-			if !strings.Contains(ptx, `.file	1 "`+name+`"`) && !regexp.MustCompile(`\.file\s+\d+\s+"`+regexp.QuoteMeta(name)+`"`).MatchString(ptx) {
-				t.Errorf("%s %s: .file does not name %s:\n%s", name, arch, name, grepLines(ptx, ".file"))
-			}
-			if strings.Contains(ptx, os.TempDir()+"/kernelscope-cc-") {
-				t.Errorf("%s %s: PTX mentions the temp dir", name, arch)
-			}
-			for _, m := range entryRE.FindAllStringSubmatch(string(b), -1) {
-				if !strings.Contains(ptx, ".entry "+m[1]+"(") {
-					t.Errorf("%s %s: no .entry %s", name, arch, m[1])
+			t.Run(arch+"/"+name, func(t *testing.T) {
+				t.Parallel()
+				b, err := os.ReadFile(src)
+				if err != nil {
+					t.Fatal(err)
 				}
-			}
-			if !strings.HasPrefix(res.Compiler, "clang ") || !strings.Contains(res.Command, "--cuda-gpu-arch="+arch) {
-				t.Errorf("%s %s: compiler %q command %q", name, arch, res.Compiler, res.Command)
-			}
+				res, err := cachedCompile(Request{Source: string(b), File: name, Arch: arch, Compiler: "clang"})
+				if err != nil {
+					t.Fatalf("%s %s: %v", name, arch, err)
+				}
+				ptx := string(res.PTX)
+				if strings.Contains(ptx, ".extern .func") {
+					t.Errorf("%s %s: PTX has an extern function:\n%s", name, arch, grepLines(ptx, ".extern"))
+				}
+				if !strings.Contains(ptx, ".target "+arch) {
+					t.Errorf("%s %s: no .target %s", name, arch, arch)
+				}
+				if !strings.Contains(ptx, `.file	1 "`+name+`"`) && !regexp.MustCompile(`\.file\s+\d+\s+"`+regexp.QuoteMeta(name)+`"`).MatchString(ptx) {
+					t.Errorf("%s %s: .file does not name %s:\n%s", name, arch, name, grepLines(ptx, ".file"))
+				}
+				if strings.Contains(ptx, os.TempDir()+"/kernelscope-cc-") {
+					t.Errorf("%s %s: PTX mentions the temp dir", name, arch)
+				}
+				for _, m := range entryRE.FindAllStringSubmatch(string(b), -1) {
+					if !strings.Contains(ptx, ".entry "+m[1]+"(") {
+						t.Errorf("%s %s: no .entry %s", name, arch, m[1])
+					}
+				}
+				if !strings.HasPrefix(res.Compiler, "clang ") || !strings.Contains(res.Command, "--cuda-gpu-arch="+arch) {
+					t.Errorf("%s %s: compiler %q command %q", name, arch, res.Compiler, res.Command)
+				}
+			})
 		}
 	}
 }
