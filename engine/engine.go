@@ -102,7 +102,7 @@ func (e *Engine) Execute(ctx context.Context, req kernel.ExecuteRequest, out ker
 		Source: []byte(spec.Source), SourceFile: "cell.cu", IsPTX: spec.Kind == magics.PTX, Cell: true,
 		Arch: spec.Arch, Compiler: spec.Compiler, Flags: spec.Flags, Launch: spec.Launch,
 		Grid: spec.Grid, Block: spec.Block, Budget: spec.Budget, Timing: spec.Timing, Trace: spec.Trace,
-		BaseDir: e.baseDir, Name: spec.Name,
+		BaseDir: e.baseDir, Name: spec.Name, Sandbox: e.state.Sandbox(),
 	}
 	if areq.IsPTX {
 		areq.SourceFile = "cell.ptx"
