@@ -115,7 +115,7 @@ func Ingest(m *Manifest, raw, data, h200 string) error {
 		}
 		keep := map[string]string{"kernel_name": r["Kernel Name"]}
 		for k, v := range r {
-			if strings.Contains(k, "__") && !strings.HasPrefix(k, "device__") {
+			if keepMetric(k) {
 				keep[k] = v
 			}
 		}
@@ -204,4 +204,16 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(k)
 	return k
+}
+
+// keepMetric selects the Nsight Compute values stored: the requested counters and the launch's
+// registers and shared memory (ncu's raw page has hundreds of device attributes besides).
+func keepMetric(k string) bool {
+	switch k {
+	case "sm__cycles_elapsed.max", "gpu__time_duration.sum", "launch__registers_per_thread",
+		"launch__shared_mem_per_block_static", "launch__shared_mem_per_block_dynamic":
+		return true
+	}
+	return (strings.HasPrefix(k, "l1tex__") || strings.HasPrefix(k, "lts__") || strings.HasPrefix(k, "smsp__")) &&
+		(strings.HasSuffix(k, ".sum") || strings.HasSuffix(k, ".pct"))
 }

@@ -12,6 +12,7 @@ import (
 // Manifest is testdata/realcode/manifest.json: the kernels and where they come from.
 type Manifest struct {
 	Repos   map[string]string `json:"repos"`
+	Notes   []string          `json:"notes,omitempty"` // printed in docs/real-code.md
 	Kernels []Kernel          `json:"kernels"`
 }
 

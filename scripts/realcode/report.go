@@ -342,7 +342,11 @@ Made at commit %s. H200 ground truth: %s, %s; %d of %d kernels built and ran the
 		cl.exact, total, nv.exact, total,
 		cl.counters, 8*cl.ncu, cl.countersAll, nv.counters, 8*nv.ncu, nv.countersAll,
 		clMed, clMean, len(clErr), nvMed, nvMean, len(nvErr))
-	b.WriteString("## Why clang-path kernels fail\n\n| cause | kernels |\n|---|---|\n")
+	b.WriteString("## Notes\n\n- \"compiled\" on the clang path is a clean clang-19 compile of the extracted file; a template kernel compiles but has no instantiation for the launch, which shows as a run failure (\"defines no kernel\").\n- Launch features KernelScope does not have yet are used as the issue designs them: `--dynamic-smem N` for dynamic shared memory, `NAME(args) with SYMBOL=file(...)` for `__constant__` symbols, `NAME<args>(...)` for templates; the nvcc-PTX path passes arguments by position (nvcc's PTX keeps no parameter names).\n")
+	for _, n := range m.Notes {
+		b.WriteString("- " + n + "\n")
+	}
+	b.WriteString("\n## Why clang-path kernels fail\n\n| cause | kernels |\n|---|---|\n")
 	for _, key := range sortedByCount(causes) {
 		fmt.Fprintf(&b, "| %s | %d: %s |\n", key, len(causes[key]), strings.Join(causes[key], ", "))
 	}
