@@ -12,10 +12,28 @@
 // overloads of the math library. It reuses clang's own CUDA wrapper headers for the
 // built-in variables, intrinsics and math functions, and defines the libdevice
 // (__nv_*) functions they call (prelude/kernelscope_libdevice.h), so the PTX has no
-// external function. LibdeviceFunctions lists the ones it defines (245 of the 422 that
-// clang's headers can call); one it lacks (erff, atanf, atan2f, fmodf, cbrtf, lgammaf,
-// the Bessel functions, most double functions beyond those below, ...) makes Compile
-// fail with an error naming it and the calling line.
+// external function. LibdeviceFunctions lists the ones it defines (262 of the 422 that
+// clang's headers can call); one it lacks (erff, atanf, atan2f, asinf, acosf, cbrtf,
+// lgammaf, tgammaf, the Bessel functions, normcdff, sinpif, most double functions
+// beyond those below, ...) makes Compile fail with an error naming it and the
+// calling line.
+//
+// The prelude directory also stands in for the CUDA toolkit's headers, written for
+// KernelScope from NVIDIA's documentation, so unmodified CUDA compiles: cuda_runtime.h,
+// cuda_runtime_api.h, cuda.h, device_launch_parameters.h, vector_types.h,
+// device_functions.h, math_constants.h (the CUDART_* constants), the sm_*_intrinsics
+// headers (all resolve to the prelude, which also declares the host runtime API so a
+// whole program with main and <<<>>> launches compiles), assert.h / cassert (device
+// assert: the "file:line: function: block: [..], thread: [..] Assertion `e` failed."
+// message by device printf, then trap at the assert's line), cooperative_groups.h with
+// cooperative_groups/reduce.h and scan.h, cuda_fp16.h and cuda_bf16.h. The cache-hint
+// loads and stores (__ldca __ldcg __ldcs __ldlu __ldcv, __stwb __stcg __stcs __stwt,
+// every documented scalar and vector type) are one ld.global.OP / st.global.OP each.
+// The C and C++ library headers (<cstdio>, <cmath>, <cstdint>, <climits>, <cfloat>,
+// <algorithm>, ...) are the host's, which clang compiles for the device as they are.
+// Not simulated: cooperative_groups' grid_group::sync() across several blocks (blocks
+// run one after another, so the launch ends with a message naming the line rather than
+// hang); memcpy_async is a plain copy by the group with wait as the group's barrier.
 //
 // Accuracy of the prelude's libdevice functions (CUDA's own bounds are in the CUDA
 // Programming Guide, appendix "Mathematical Functions"):
@@ -47,13 +65,17 @@
 //	sinf 1.43  cosf 1.42 (all floats; Payne-Hanek reduction above |x| = 2^14)
 //	tanhf 2.12 ([-12, 12])             powf 0.50 (x in [-100, 100], y in [-30, 30]; computed in double)
 //	tanf expm1f log1pf sinhf coshf hypotf 0.50 (computed in double; whole ranges)
+//	exp10f 0.50 (x in [-46, 38.6]; exp(x*ln10) in double; CUDA documents 2)
 //	exp 2  exp2 1  log 1  log2 1  log10 1  tanh 2  (+-1, whole ranges)
 //	sin 1  cos 1  (+-1) for |x| < 2^26 (Cody-Waite); sin 2  cos 2  (+-1) over all doubles
 //	       (Payne-Hanek with a 192-bit window of 2/pi above 2^26)
 //	pow 1 (x in [2^-20, 2^20], y in [-40, 40] multiples of 1/4, against a correctly
 //	       rounded math/big reference; log|x| is carried as a double-double)
 //
-// powf and the six functions after it work in double and emit f64 instructions,
+// fmodf remainderf remquof frexpf modff logbf ilogbf nextafterf and their double
+// versions are exact (0 ulp, as CUDA documents): fmod/remainder by long division of
+// the significands; TestExactMathFunctions simulates them against Go's math package.
+// powf and the seven functions after it work in double and emit f64 instructions,
 // which matters on GPUs with slow FP64.
 // The figures do not hold if the cell's %flags add -ffast-math or -ffp-contract=fast,
 // which let clang reassociate or fuse inside these functions.

@@ -74,11 +74,37 @@ func randBuf(n int, lo, hi float64, seed int64) launch.Arg {
 
 func runKernelArch(t *testing.T, src, kernel, arch string, grid, block int, args ...launch.Arg) (*report.Report, error) {
 	t.Helper()
+	return runKernelIn(t, src, kernel, arch, "", grid, block, args...)
+}
+
+// runKernelIn is runKernelArch with file("...") initialisers read from baseDir.
+func runKernelIn(t *testing.T, src, kernel, arch, baseDir string, grid, block int, args ...launch.Arg) (*report.Report, error) {
+	t.Helper()
 	needClang(t)
 	return analysis.Run(context.Background(), analysis.Request{
-		Source: []byte(src), SourceFile: "cell.cu", Arch: arch, Compiler: "clang",
+		Source: []byte(src), SourceFile: "cell.cu", Arch: arch, Compiler: "clang", BaseDir: baseDir,
 		Launch: &launch.Launch{Kernel: kernel, Args: args}, Grid: [3]int{grid, 1, 1}, Block: [3]int{block, 1, 1},
 	})
+}
+
+// mustRunDir is mustRun (sm_80) with file("...") initialisers read from dir.
+func mustRunDir(t *testing.T, src, kernel, dir string, grid, block int, args ...launch.Arg) *report.Report {
+	t.Helper()
+	rep, err := runKernelIn(t, src, kernel, "sm_80", dir, grid, block, args...)
+	if err != nil {
+		t.Fatalf("%s: %v", kernel, err)
+	}
+	return rep
+}
+
+func appendU32(b []byte, v uint32) []byte { return binary.LittleEndian.AppendUint32(b, v) }
+func appendU64(b []byte, v uint64) []byte { return binary.LittleEndian.AppendUint64(b, v) }
+
+func writeFile(t *testing.T, path string, b []byte) {
+	t.Helper()
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // mustRun is runKernel that fails the test on any error.

@@ -823,6 +823,14 @@ KS_IN float ks_hypotf(float x, float y) {
   double dx = (double)x, dy = (double)y;
   return (float)__nvvm_sqrt_rn_d(__builtin_fma(dx, dx, dy * dy));  // both products exact
 }
+// exp10f in double: exp(x * ln 10) with the double exp above, rounded once to float.
+KS_IN float ks_exp10f(float x) {
+  KS_EXACT
+  if (x != x) return x + x;
+  if (x > 38.6f) return __builtin_inff();
+  if (x < -46.0f) return 0.0f;
+  return (float)ks_exp((double)x * 2.302585092994046);
+}
 KS_NV float __nv_tanf(float a) { return ks_tanf(a); }
 KS_NV float __nv_expm1f(float a) { return ks_expm1f(a); }
 KS_NV float __nv_log1pf(float a) { return ks_log1pf(a); }
@@ -836,9 +844,11 @@ KS_NV float __nv_hypotf(float a, float b) { return ks_hypotf(a, b); }
 KS_NV float __nv_expf(float a) { return __nv_fast_expf(a); }
 KS_NV float __nv_exp2f(float a) { return __nvvm_ex2_approx_f(a); }
 KS_NV float __nv_log10f(float a) { return __nv_fast_log10f(a); }
+KS_NV float __nv_exp10f(float a) { return __nv_fast_exp10f(a); }
 KS_NV float __nv_powf(float a, float b) { return __nv_fast_powf(a, b); }
 #else
 KS_NV float __nv_expf(float a) { return ks_expf(a); }
+KS_NV float __nv_exp10f(float a) { return ks_exp10f(a); }
 KS_NV float __nv_exp2f(float a) { return ks_exp2f(a); }
 KS_NV float __nv_log10f(float a) { return ks_log10f(a); }
 KS_NV float __nv_powf(float a, float b) { return ks_powf(a, b); }
@@ -859,6 +869,168 @@ KS_NV double __nv_cos(double a) { return ks_cos(a); }
 KS_NV void __nv_sincos(double a, double *s, double *c) { *s = ks_sin(a); *c = ks_cos(a); }
 KS_NV double __nv_tanh(double a) { return ks_tanh(a); }
 KS_NV double __nv_pow(double a, double b) { return ks_pow(a, b); }
+
+// ---- exact functions: fmod, remainder, remquo, frexp, modf, logb, ilogb, nextafter ----
+// (the result is representable, so these are exact: 0 ulp, as CUDA documents)
+// |x| mod |y| on significands: x = mx*2^ex, y = my*2^ey with ex >= ey; *q gets the
+// low 3 bits of the integer quotient. Long division in chunks of `step` bits.
+KS_IN unsigned long long ks_modbits(unsigned long long mx, int ex, unsigned long long my, int ey, int step, unsigned int *q) {
+  unsigned long long qq = mx / my;
+  mx = mx % my;
+  int d = ex - ey;
+  while (d > 0) {
+    int k = d < step ? d : step;
+    mx <<= k;
+    qq = (qq << k) + mx / my;
+    mx = mx % my;
+    d -= k;
+  }
+  *q = (unsigned int)(qq & 7u);
+  return mx;
+}
+// r = x - n*y with n = trunc(x/y) (rem = 0) or n = round-half-even(x/y) (rem = 1).
+KS_IN float ks_fmodf(float x, float y, int rem, int *quo) {
+  *quo = 0;
+  float ax = __builtin_fabsf(x), ay = __builtin_fabsf(y);
+  if (x != x || y != y || ax == __builtin_inff() || ay == 0.0f) return __builtin_nanf("");
+  if (ay == __builtin_inff()) return x;
+  unsigned int q = 0;
+  float r = ax;
+  if (ax >= ay) {
+    unsigned int bx = __builtin_bit_cast(unsigned int, ax), by = __builtin_bit_cast(unsigned int, ay);
+    int ex = (int)(bx >> 23), ey = (int)(by >> 23);
+    unsigned long long mx = bx & 0x7fffffu, my = by & 0x7fffffu;
+    if (ex) mx |= 0x800000u; else ex = 1;
+    if (ey) my |= 0x800000u; else ey = 1;
+    unsigned long long m = ks_modbits(mx, ex, my, ey, 39, &q);
+    r = (float)m * ks_pow2f(ey - 150 > -126 ? ey - 150 : -126) * (ey - 150 > -126 ? 1.0f : ks_pow2f(ey - 150 + 126));
+  }
+  if (rem) {
+    // n rounds to nearest even: subtract one more |y| if r > |y|/2, or at a tie with an odd quotient.
+    float h = r - ay;  // exact: r < ay
+    if (r > ay - r || (r == ay - r && (q & 1u))) {
+      r = h;
+      q += 1;
+    }
+  }
+  *quo = (int)(q & 7u);
+  if ((__builtin_bit_cast(unsigned int, x) ^ __builtin_bit_cast(unsigned int, y)) >> 31) *quo = -*quo;
+  return __builtin_copysignf(1.0f, x) * r;
+}
+KS_IN double ks_fmod(double x, double y, int rem, int *quo) {
+  *quo = 0;
+  double ax = __builtin_fabs(x), ay = __builtin_fabs(y);
+  if (x != x || y != y || ax == __builtin_inf() || ay == 0.0) return __builtin_nan("");
+  if (ay == __builtin_inf()) return x;
+  unsigned int q = 0;
+  double r = ax;
+  if (ax >= ay) {
+    unsigned long long bx = __builtin_bit_cast(unsigned long long, ax), by = __builtin_bit_cast(unsigned long long, ay);
+    int ex = (int)(bx >> 52), ey = (int)(by >> 52);
+    unsigned long long mx = bx & 0xfffffffffffffull, my = by & 0xfffffffffffffull;
+    if (ex) mx |= 0x10000000000000ull; else ex = 1;
+    if (ey) my |= 0x10000000000000ull; else ey = 1;
+    unsigned long long m = ks_modbits(mx, ex, my, ey, 10, &q);
+    int e = ey - 1075;
+    r = e >= -1022 ? (double)m * ks_pow2(e) : ((double)m * ks_pow2(e + 54)) * ks_pow2(-54);
+  }
+  if (rem) {
+    double h = r - ay;
+    if (r > ay - r || (r == ay - r && (q & 1u))) {
+      r = h;
+      q += 1;
+    }
+  }
+  *quo = (int)(q & 7u);
+  if ((__builtin_bit_cast(unsigned long long, x) ^ __builtin_bit_cast(unsigned long long, y)) >> 63) *quo = -*quo;
+  return __builtin_copysign(1.0, x) * r;
+}
+KS_NV float __nv_fmodf(float a, float b) { int q; return ks_fmodf(a, b, 0, &q); }
+KS_NV float __nv_remainderf(float a, float b) { int q; return ks_fmodf(a, b, 1, &q); }
+KS_NV float __nv_remquof(float a, float b, int *q) { return ks_fmodf(a, b, 1, q); }
+KS_NV double __nv_fmod(double a, double b) { int q; return ks_fmod(a, b, 0, &q); }
+KS_NV double __nv_remainder(double a, double b) { int q; return ks_fmod(a, b, 1, &q); }
+KS_NV double __nv_remquo(double a, double b, int *q) { return ks_fmod(a, b, 1, q); }
+KS_NV float __nv_frexpf(float a, int *e) {
+  *e = 0;
+  if (a == 0.0f || a != a || __builtin_fabsf(a) == __builtin_inff()) return a + a;
+  unsigned int b = __builtin_bit_cast(unsigned int, a);
+  int k = 0;
+  if ((b & 0x7f800000u) == 0) {  // subnormal
+    b = __builtin_bit_cast(unsigned int, a * 16777216.0f);
+    k = -24;
+  }
+  *e = k + (int)((b >> 23) & 0xffu) - 126;
+  return __builtin_bit_cast(float, (b & 0x807fffffu) | 0x3f000000u);
+}
+KS_NV double __nv_frexp(double a, int *e) {
+  *e = 0;
+  if (a == 0.0 || a != a || __builtin_fabs(a) == __builtin_inf()) return a + a;
+  unsigned long long b = __builtin_bit_cast(unsigned long long, a);
+  int k = 0;
+  if ((b & 0x7ff0000000000000ull) == 0) {
+    b = __builtin_bit_cast(unsigned long long, a * 18014398509481984.0);
+    k = -54;
+  }
+  *e = k + (int)((b >> 52) & 0x7ffu) - 1022;
+  return __builtin_bit_cast(double, (b & 0x800fffffffffffffull) | 0x3fe0000000000000ull);
+}
+KS_NV float __nv_modff(float a, float *ip) {
+  float t = __nvvm_trunc_f(a);
+  *ip = t;
+  if (__builtin_fabsf(a) == __builtin_inff()) return __builtin_copysignf(0.0f, a);
+  return __builtin_copysignf(a - t, a);
+}
+KS_NV double __nv_modf(double a, double *ip) {
+  double t = __nvvm_trunc_d(a);
+  *ip = t;
+  if (__builtin_fabs(a) == __builtin_inf()) return __builtin_copysign(0.0, a);
+  return __builtin_copysign(a - t, a);
+}
+KS_NV int __nv_ilogbf(float a) {
+  if (a == 0.0f) return (int)0x80000000;  // FP_ILOGB0
+  if (a != a) return (int)0x80000000;     // FP_ILOGBNAN
+  if (__builtin_fabsf(a) == __builtin_inff()) return 0x7fffffff;
+  int e;
+  __nv_frexpf(a, &e);
+  return e - 1;
+}
+KS_NV int __nv_ilogb(double a) {
+  if (a == 0.0) return (int)0x80000000;
+  if (a != a) return (int)0x80000000;
+  if (__builtin_fabs(a) == __builtin_inf()) return 0x7fffffff;
+  int e;
+  __nv_frexp(a, &e);
+  return e - 1;
+}
+KS_NV float __nv_logbf(float a) {
+  if (a != a) return a + a;
+  if (a == 0.0f) return -__builtin_inff();
+  if (__builtin_fabsf(a) == __builtin_inff()) return __builtin_inff();
+  return (float)__nv_ilogbf(a);
+}
+KS_NV double __nv_logb(double a) {
+  if (a != a) return a + a;
+  if (a == 0.0) return -__builtin_inf();
+  if (__builtin_fabs(a) == __builtin_inf()) return __builtin_inf();
+  return (double)__nv_ilogb(a);
+}
+KS_NV float __nv_nextafterf(float a, float b) {
+  if (a != a || b != b) return a + b;
+  if (a == b) return b;
+  if (a == 0.0f) return __builtin_copysignf(__builtin_bit_cast(float, 1u), b);
+  unsigned int u = __builtin_bit_cast(unsigned int, a);
+  u += ((a < b) == (a > 0.0f)) ? 1u : 0xffffffffu;
+  return __builtin_bit_cast(float, u);
+}
+KS_NV double __nv_nextafter(double a, double b) {
+  if (a != a || b != b) return a + b;
+  if (a == b) return b;
+  if (a == 0.0) return __builtin_copysign(__builtin_bit_cast(double, 1ull), b);
+  unsigned long long u = __builtin_bit_cast(unsigned long long, a);
+  u += ((a < b) == (a > 0.0)) ? 1ull : ~0ull;
+  return __builtin_bit_cast(double, u);
+}
 
 #undef KS_NV
 #undef KS_IN
