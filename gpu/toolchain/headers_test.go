@@ -193,6 +193,7 @@ __global__ void consts(float *f, double *d, uint n, ushort s, ulong l, uchar c) 
 }
 int main() {
   float *f; double *d;
+  assert(sizeof(float) == 4);
   cudaMalloc(&f, 8 * sizeof(float));
   cudaMalloc((void **)&d, 4 * sizeof(double));
   consts<<<1, 32>>>(f, d, 1, 2, 3, 4);

@@ -246,7 +246,7 @@ extern "C" __device__ int printf(const char *, ...);
 // assert() (assert.h in the prelude directory) prints its message here on failure,
 // in the form CUDA's device assert prints; the macro then executes trap at the
 // assert's own line, which ends the launch.
-static __device__ __forceinline__ void __kernelscope_assert_fail(const char *expr, const char *file, unsigned int line,
+static __host__ __device__ __forceinline__ void __kernelscope_assert_fail(const char *expr, const char *file, unsigned int line,
                                                                           const char *func) {
   printf("%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file, line, func, blockIdx.x,
          blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, threadIdx.z, expr);
