@@ -23,7 +23,12 @@ func magicTable() []magicDoc {
 		{"%block", "%block 256 | 32,8 | auto", "Block size in threads, 1 to 3 dimensions, at most 1024 threads."},
 		{"%launch", "%launch NAME(a=rand(1000), b=zeros(1000):f32, n=1000, alpha=2.5f)",
 			"Chooses the kernel and its arguments. Buffers: zeros(n), ones(n), arange(n), rand(n[, lo, hi[, seed]]), fill(n, v), file(\"x.bin\"); " +
-				"element type from the kernel or a suffix :i8 :u8 :i16 :u16 :i32 :u32 :i64 :u64 :f16 :bf16 :f32 :f64. Scalars are literals."},
+				"element type from the kernel or a suffix :i8 :u8 :i16 :u16 :i32 :u32 :i64 :u64 :f16 :bf16 :f32 :f64. Scalars are literals; a left-out argument takes its CUDA default. " +
+				"A template kernel is named with its arguments, MatrixMul<16>(...); NAME<<<grid, block, shared_bytes>>>(...) also sets the launch configuration."},
+		{"%shared", "%shared 4096 | 256*sizeof(float) | auto",
+			"Dynamic shared memory per block for extern __shared__ arrays (the third <<<grid, block, bytes>>> value; %launch k<<<4, 256, 1024>>>(...) sets it too); auto: none given."},
+		{"%symbol", "%symbol c_Kernel = rand(17) | file(\"k.bin\"):f32 | 2.5f | clear",
+			"Sets a __constant__ or __device__ variable before the launch (like cudaMemcpyToSymbol); initialisers as in %launch, a number is one element; shown with the outputs. clear forgets them."},
 		{"%compiler", "%compiler auto | clang | nvcc", "Compiler for CUDA cells; auto uses nvcc when installed, else the newest clang."},
 		{"%flags", "%flags -O3 -use_fast_math", "Extra compiler flags (-O, -D, -U, -W, -f, -std=, -use_fast_math and nvcc's -ftz= -prec-div= -fmad= ...)."},
 		{"%trace", "%trace block=0 warps=0-3 steps=5000", "What the stepping widget records: one block (linear index), a range of its warps, at most this many steps."},

@@ -84,7 +84,9 @@ func (p *launchParser) token() string {
 }
 
 // ParseLaunch reads the argument of %launch (and of `kernelscope run --launch`):
-// NAME(a=rand(1000), b=zeros(1000):f32, n=1000, alpha=2.5f) or NAME(rand(8), 8).
+// NAME(a=rand(1000), b=zeros(1000):f32, n=1000, alpha=2.5f) or NAME(rand(8), 8),
+// optionally with template arguments and a CUDA launch configuration:
+// MatrixMul<16><<<dim3(3,2), dim3(16,16), 2048>>>(...).
 func ParseLaunch(s string) (*Launch, error) {
 	p := &launchParser{s: strings.TrimSpace(s), off: len(s) - len(strings.TrimLeft(s, " \t\r\n\v\f"))}
 	name := p.ident()
@@ -92,6 +94,20 @@ func ParseLaunch(s string) (*Launch, error) {
 		return nil, p.errf("expected a kernel name like vector_add(a=rand(1000), n=1000), found %s", p.found())
 	}
 	l := &Launch{Kernel: name}
+	p.skip()
+	if p.pos < len(p.s) && p.s[p.pos] == '<' && !strings.HasPrefix(p.s[p.pos:], "<<<") {
+		t, err := p.templateArgs(name)
+		if err != nil {
+			return nil, err
+		}
+		l.TemplateArgs = t
+		p.skip()
+	}
+	if strings.HasPrefix(p.s[p.pos:], "<<<") {
+		if err := p.config(l); err != nil {
+			return nil, err
+		}
+	}
 	if !p.eat('(') {
 		p.skip()
 		if p.pos >= len(p.s) {
@@ -129,6 +145,195 @@ func ParseLaunch(s string) (*Launch, error) {
 		return nil, p.errf("name every argument (a=..., n=...) or none")
 	}
 	return l, p.end()
+}
+
+// templateArgs reads <...> after a kernel name and returns what is inside, blanks normalised.
+func (p *launchParser) templateArgs(name string) (string, error) {
+	start := p.pos + 1
+	depth := 0
+	for i := p.pos; i < len(p.s); i++ {
+		switch p.s[i] {
+		case '<':
+			depth++
+		case '>':
+			depth--
+			if depth == 0 {
+				inner := strings.Join(strings.Fields(p.s[start:i]), " ")
+				if inner == "" {
+					return "", p.errf("%s<>: expected template arguments like %s<16>", name, name)
+				}
+				p.pos = i + 1
+				return strings.ReplaceAll(inner, " ,", ","), nil
+			}
+		case '(', ')':
+			i = len(p.s)
+		}
+	}
+	return "", p.errf("%s<...: the template arguments are not closed with >", name)
+}
+
+// config reads <<<grid, block[, shared[, stream]]>>>.
+func (p *launchParser) config(l *Launch) error {
+	p.pos += 3
+	end := strings.Index(p.s[p.pos:], ">>>")
+	if end < 0 {
+		return p.errf("<<<...: expected >>> after the launch configuration")
+	}
+	inner := p.s[p.pos : p.pos+end]
+	p.pos += end + 3
+	parts := splitConfig(inner)
+	if len(parts) < 2 || len(parts) > 4 {
+		return p.errf("<<<%s>>>: expected <<<grid, block>>> or <<<grid, block, shared_bytes>>>", inner)
+	}
+	var err error
+	if l.Grid, err = parseDimExpr(parts[0]); err != nil {
+		return p.errf("<<<...>>> grid: %v", err)
+	}
+	if err := checkGrid(l.Grid); err != nil {
+		return p.errf("<<<...>>> grid: %v", err)
+	}
+	if l.Block, err = parseDimExpr(parts[1]); err != nil {
+		return p.errf("<<<...>>> block: %v", err)
+	}
+	if err := checkBlock(l.Block); err != nil {
+		return p.errf("<<<...>>> block: %v", err)
+	}
+	if len(parts) >= 3 {
+		n, err := ParseBytes(parts[2])
+		if err != nil {
+			return p.errf("<<<...>>> shared memory: %v", err)
+		}
+		l.Shared, l.SharedSet = n, true
+	}
+	if len(parts) == 4 {
+		if st := strings.TrimSpace(parts[3]); st != "0" && st != "nullptr" && st != "NULL" && st != "stream" {
+			return p.errf("<<<...>>> stream: streams are not modelled (one launch is simulated); leave it out or write 0, found %q", st)
+		}
+	}
+	return nil
+}
+
+// splitConfig splits a launch configuration at top-level commas.
+func splitConfig(s string) []string {
+	var parts []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(', '{':
+			depth++
+		case ')', '}':
+			depth--
+		case ',':
+			if depth == 0 {
+				parts = append(parts, strings.TrimSpace(s[start:i]))
+				start = i + 1
+			}
+		}
+	}
+	return append(parts, strings.TrimSpace(s[start:]))
+}
+
+// parseDimExpr reads a launch dimension: 4, 4x2, dim3(3, 2) or {3, 2}.
+func parseDimExpr(s string) ([3]int, error) {
+	t := strings.TrimSpace(s)
+	for _, pre := range []string{"dim3(", "("} {
+		if strings.HasPrefix(t, pre) && strings.HasSuffix(t, ")") {
+			t = t[len(pre) : len(t)-1]
+			break
+		}
+	}
+	if strings.HasPrefix(t, "{") && strings.HasSuffix(t, "}") {
+		t = t[1 : len(t)-1]
+	}
+	d, err := ParseDims(strings.ReplaceAll(t, " ", ""))
+	if err != nil || d == [3]int{} {
+		return d, fmt.Errorf("expected a dimension like 4, dim3(3, 2) or {3, 2}, found %q", s)
+	}
+	return d, nil
+}
+
+// MaxDynamicShared is the largest dynamic shared memory a launch may ask for
+// (the opt-in limit of sm_90, 227 KB).
+const MaxDynamicShared = 227 * 1024
+
+// ParseBytes reads a shared-memory size: 1024, 0x400, 4K, 256*4 or 256*sizeof(float).
+func ParseBytes(s string) (int, error) {
+	t := strings.TrimSpace(s)
+	if t == "" {
+		return 0, fmt.Errorf("expected a number of bytes like 1024 or 256*sizeof(float), found nothing")
+	}
+	total := 1
+	for _, f := range strings.Split(t, "*") {
+		f = strings.TrimSpace(f)
+		v := 0
+		if strings.HasPrefix(f, "sizeof(") && strings.HasSuffix(f, ")") {
+			ty := strings.Join(strings.Fields(f[len("sizeof("):len(f)-1]), " ")
+			n, ok := sizeofTypes[ty]
+			if !ok {
+				return 0, fmt.Errorf("sizeof(%s): only builtin and CUDA vector types are known here (write the bytes)", ty)
+			}
+			v = n
+		} else {
+			mul := 1
+			switch {
+			case strings.HasSuffix(f, "K") || strings.HasSuffix(f, "k"):
+				mul, f = 1024, f[:len(f)-1]
+			case strings.HasSuffix(f, "KB"):
+				mul, f = 1024, f[:len(f)-2]
+			}
+			n, err := strconv.ParseInt(strings.TrimRight(f, "uUlL"), 0, 64)
+			if err != nil || n < 0 {
+				return 0, fmt.Errorf("expected a number of bytes like 1024, 4K or 256*sizeof(float), found %q", s)
+			}
+			if n > MaxDynamicShared {
+				n = MaxDynamicShared + 1
+			}
+			v = int(n) * mul
+		}
+		total *= v
+		if total > MaxDynamicShared {
+			return 0, fmt.Errorf("%s is more than the %d bytes (227 KB) of dynamic shared memory a block may have", t, MaxDynamicShared)
+		}
+	}
+	return total, nil
+}
+
+// sizeofTypes are the sizes ParseBytes knows.
+var sizeofTypes = map[string]int{
+	"char": 1, "unsigned char": 1, "signed char": 1, "bool": 1, "short": 2, "unsigned short": 2, "__half": 2, "half": 2,
+	"__nv_bfloat16": 2, "int": 4, "unsigned": 4, "unsigned int": 4, "float": 4, "uint": 4, "long": 8, "long long": 8,
+	"unsigned long": 8, "unsigned long long": 8, "double": 8, "size_t": 8, "int8_t": 1, "uint8_t": 1, "int16_t": 2,
+	"uint16_t": 2, "int32_t": 4, "uint32_t": 4, "int64_t": 8, "uint64_t": 8,
+	"float2": 8, "float3": 12, "float4": 16, "int2": 8, "int3": 12, "int4": 16, "uint2": 8, "uint4": 16,
+	"double2": 16, "double4": 32, "char4": 4, "uchar4": 4, "short2": 4, "ushort2": 4, "__half2": 4, "half2": 4,
+}
+
+// ParseSymbol reads the argument of %symbol (and of `kernelscope run --symbol`):
+// NAME = initialiser, e.g. c_Kernel = rand(17), table = file("t.bin"):i32, d_gain = 2.5f.
+// A number is a one-element fill.
+func ParseSymbol(s string) (Symbol, error) {
+	p := &launchParser{s: strings.TrimSpace(s)}
+	name := p.ident()
+	if name == "" || !p.eat('=') {
+		return Symbol{}, &Error{Magic: "%symbol", Msg: fmt.Sprintf("expected NAME = initialiser like c_Kernel = rand(17) or d_gain = 2.5f, found %q", s)}
+	}
+	p.pos = 0
+	a, err := p.arg()
+	if err != nil {
+		if me, ok := err.(*Error); ok {
+			me.Magic = "%symbol"
+		}
+		return Symbol{}, err
+	}
+	p.skip()
+	if p.pos < len(p.s) {
+		return Symbol{}, &Error{Magic: "%symbol", Msg: fmt.Sprintf("unexpected %s after the initialiser", p.found())}
+	}
+	in := a.Init
+	if in == nil {
+		in = &Init{Func: "fill", N: 1, Fill: a.Scalar}
+	}
+	return Symbol{Name: name, Init: *in}, nil
 }
 
 func (p *launchParser) end() error {

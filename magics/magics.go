@@ -51,6 +51,9 @@ type Arg = launch.Arg
 // Init is a buffer initialiser such as rand(1000, 0, 1, 7):f32.
 type Init = launch.Init
 
+// Symbol sets a __constant__ or __device__ variable before the launch (%symbol).
+type Symbol = launch.Symbol
+
 // Trace selects what the stepping widget records (%trace).
 type Trace = launch.Trace
 
@@ -129,6 +132,10 @@ type defaults struct {
 	show     map[string]bool
 	budget   int64
 	timing   bool
+
+	shared    int // %shared / <<<g, b, N>>>: dynamic shared memory, when sharedSet
+	sharedSet bool
+	symbols   []Symbol // %symbol
 }
 
 // State holds the kernel's defaults between cells. It is not safe for concurrent use.
@@ -158,18 +165,25 @@ func (d defaults) clone() defaults {
 	for k, v := range d.show {
 		c.show[k] = v
 	}
-	if d.launch != nil {
-		l := *d.launch
-		l.Args = append([]Arg(nil), d.launch.Args...)
-		for i := range l.Args {
-			if in := l.Args[i].Init; in != nil {
-				cp := *in
-				l.Args[i].Init = &cp
-			}
-		}
-		c.launch = &l
-	}
+	c.launch = d.launch.Clone()
+	c.symbols = append([]Symbol(nil), d.symbols...)
 	return c
+}
+
+// withLaunchSettings is the %launch in force with the dynamic shared memory
+// and the symbols of %shared and %symbol (a launch of the first kernel with
+// automatic arguments when there was no %launch).
+func (d defaults) withLaunchSettings() *Launch {
+	if !d.sharedSet && len(d.symbols) == 0 {
+		return d.launch
+	}
+	l := d.launch.Clone()
+	if l == nil {
+		l = &Launch{}
+	}
+	l.Shared, l.SharedSet = d.shared, d.sharedSet
+	l.Symbols = append([]Symbol(nil), d.symbols...)
+	return l
 }
 
 // magicLine reports whether a line is a magic: % then a letter, after blanks.
@@ -241,7 +255,7 @@ func (s *State) Parse(cell string) (*Spec, error) {
 	if spec.Kind == Config {
 		s.d = d.clone()
 	}
-	spec.Arch, spec.Grid, spec.Block, spec.Launch = d.arch, d.grid, d.block, d.launch
+	spec.Arch, spec.Grid, spec.Block, spec.Launch = d.arch, d.grid, d.block, d.withLaunchSettings()
 	spec.Compiler, spec.Flags, spec.Trace, spec.Show = d.compiler, d.flags, d.trace, d.show
 	spec.Budget, spec.Timing = d.budget, d.timing
 	return spec, nil
@@ -301,7 +315,47 @@ func applyMagic(n int, line string, d *defaults, spec *Spec) error {
 			}
 			return fail("%v", err)
 		}
+		if l.Grid != [3]int{} {
+			d.grid = l.Grid
+		}
+		if l.Block != [3]int{} {
+			d.block = l.Block
+		}
+		if l.SharedSet {
+			d.shared, d.sharedSet = l.Shared, true
+		}
 		d.launch = l
+	case "%shared":
+		if arg == "auto" || arg == "none" {
+			d.shared, d.sharedSet = 0, false
+			return nil
+		}
+		n, err := ParseBytes(arg)
+		if err != nil {
+			return fail("%v", err)
+		}
+		d.shared, d.sharedSet = n, true
+	case "%symbol":
+		if arg == "clear" {
+			d.symbols = nil
+			return nil
+		}
+		sym, err := ParseSymbol(arg)
+		if err != nil {
+			var me *Error
+			if asError(err, &me) {
+				me.Line = n
+				return me
+			}
+			return fail("%v", err)
+		}
+		kept := d.symbols[:0:0]
+		for _, s := range d.symbols {
+			if s.Name != sym.Name {
+				kept = append(kept, s)
+			}
+		}
+		d.symbols = append(kept, sym)
 	case "%compiler":
 		switch arg {
 		case "auto", "clang", "nvcc":

@@ -209,6 +209,7 @@ func untypedElem(t ptx.Type) string {
 // file() initialisers are read from baseDir through ctx; sandbox applies its caps.
 func buildArgs(ctx context.Context, f *ptx.Func, cparams []cudaParam, spec *launch.Launch, totalThreads int, baseDir string, sandbox bool) ([]launchArg, []string, error) {
 	uses := inferParams(f)
+	perThread := make([]int, len(f.Params)) // elements of a pointee: float4* -> 4
 	if len(cparams) == len(f.Params) {
 		for i, c := range cparams {
 			if c.pointer {
@@ -216,6 +217,7 @@ func buildArgs(ctx context.Context, f *ptx.Func, cparams []cudaParam, spec *laun
 				if c.elem != "" {
 					uses[i].elem = c.elem
 				}
+				perThread[i] = c.pointeeElems
 			}
 		}
 	} else {
@@ -284,12 +286,18 @@ func buildArgs(ctx context.Context, f *ptx.Func, cparams []cudaParam, spec *laun
 				return nil, nil, fmt.Errorf("%s is a pointer parameter: give a buffer initialiser like zeros(%d), not %q", short, totalThreads, g.Scalar)
 			} else {
 				auto = true
-				init = launch.Init{Func: "zeros", N: totalThreads}
+				// One pointee per thread: a float4* gets 4 floats per thread, a struct its bytes.
+				n := totalThreads
+				if k := perThread[i]; k > 1 && (g == nil || g.Init == nil || g.Init.Type == "") && elem == cparams[i].elem {
+					n = totalThreads * k
+					notes = append(notes, fmt.Sprintf("%s: one %s (%d bytes) per thread: %d %s elements", short, cparams[i].pointee, cparams[i].pointeeSize, n, elem))
+				}
+				init = launch.Init{Func: "zeros", N: n}
 				if u.loaded {
 					if strings.HasPrefix(elem, "f") || elem == "bf16" {
-						init = launch.Init{Func: "rand", N: totalThreads}
+						init = launch.Init{Func: "rand", N: n}
 					} else {
-						init = launch.Init{Func: "arange", N: totalThreads}
+						init = launch.Init{Func: "arange", N: n}
 					}
 				}
 			}
@@ -338,6 +346,10 @@ func buildArgs(ctx context.Context, f *ptx.Func, cparams []cudaParam, spec *laun
 		auto := false
 		if g != nil {
 			text = g.Scalar
+		} else if cparams != nil && cparams[i].def != "" && scalarLiteral(cparams[i].def) {
+			// The CUDA default argument, as a launch that leaves it out gets it.
+			text = strings.TrimSpace(cparams[i].def)
+			notes = append(notes, fmt.Sprintf("%s: its default argument %s", short, text))
 		} else {
 			auto = true
 			if strings.HasPrefix(st, "f") {
@@ -356,6 +368,21 @@ func buildArgs(ctx context.Context, f *ptx.Func, cparams []cudaParam, spec *laun
 		return nil, nil, fmt.Errorf("%%launch %s: no parameter named %q (parameters: %s)", demangle(f.Name), name, strings.Join(names, ", "))
 	}
 	return args, notes, nil
+}
+
+// scalarLiteral reports whether a default argument is a plain number ParseScalar reads.
+func scalarLiteral(s string) bool {
+	t := strings.TrimSpace(s)
+	if t == "" {
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		if !(c >= '0' && c <= '9' || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E' || c == 'f' || c == 'F' || c == 'x' || c == 'X' || c == 'u' || c == 'U' || c == 'l' || c == 'L' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
 }
 
 // summarise describes a buffer after the launch.

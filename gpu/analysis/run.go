@@ -199,23 +199,57 @@ func staticShared(m *ptx.Module, f *ptx.Func) int {
 
 func alignUp(n, a int) int { return (n + a - 1) / a * a }
 
-// pickKernel chooses the kernel to launch.
+// pickKernel chooses the kernel to launch: by its PTX name, its plain name or,
+// for a template instance, its plain name with template arguments (MatrixMul<16>).
 func pickKernel(mod *ptx.Module, spec *launch.Launch) (*ptx.Func, error) {
 	ks := mod.Kernels()
 	if spec == nil || spec.Kernel == "" {
 		return ks[0], nil
 	}
+	want := spec.Kernel
+	if spec.TemplateArgs != "" {
+		want += "<" + normTemplateArgs(spec.TemplateArgs) + ">"
+	}
+	var byBase []*ptx.Func
 	for _, k := range ks {
-		if k.Name == spec.Kernel || demangle(k.Name) == spec.Kernel {
+		if k.Name == spec.Kernel || normTemplateArgs(kernelDisplayName(k.Name)) == normTemplateArgs(want) {
 			return k, nil
 		}
+		if spec.TemplateArgs == "" && demangle(k.Name) == spec.Kernel {
+			byBase = append(byBase, k)
+		}
+	}
+	if len(byBase) == 1 {
+		return byBase[0], nil
 	}
 	var names []string
 	for _, k := range ks {
-		names = append(names, demangle(k.Name))
+		names = append(names, kernelDisplayName(k.Name))
 	}
 	sort.Strings(names)
-	return nil, fmt.Errorf("%%launch: no kernel named %q in the cell (kernels: %s)", spec.Kernel, strings.Join(names, ", "))
+	if len(byBase) > 1 {
+		var inst []string
+		for _, k := range byBase {
+			inst = append(inst, kernelDisplayName(k.Name))
+		}
+		sort.Strings(inst)
+		return nil, fmt.Errorf("%%launch: %s is a template with %d instances (%s): name one, e.g. %%launch %s(...)", spec.Kernel, len(inst), strings.Join(inst, ", "), inst[0])
+	}
+	return nil, fmt.Errorf("%%launch: no kernel named %q in the cell (kernels: %s)", want, strings.Join(names, ", "))
+}
+
+// normTemplateArgs drops blanks and integer suffixes so MatrixMul<16u> and MatrixMul< 16 > match.
+func normTemplateArgs(s string) string {
+	s = strings.ReplaceAll(s, " ", "")
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if (c == 'u' || c == 'U') && i > 0 && s[i-1] >= '0' && s[i-1] <= '9' && (i+1 == len(s) || s[i+1] == ',' || s[i+1] == '>') {
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }
 
 // cudaLine maps an instruction's .loc to a line of the user's source file.

@@ -31,8 +31,8 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 	if err != nil {
 		return fail(report.Error{Kind: "launch", Message: err.Error()}, nil)
 	}
-	rep.Kernel = demangle(k.Name)
-	grid, block := req.Grid, req.Block
+	rep.Kernel = kernelDisplayName(k.Name)
+	grid, block := launchShape(req)
 	if block == [3]int{} {
 		block = defaultBlock
 		if k.ReqNTid[0] > 0 {
@@ -66,6 +66,21 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 	for _, a := range args {
 		rep.Args = append(rep.Args, a.info)
 	}
+	dynShared, err := dynamicShared(mod, k, req.Launch)
+	if err != nil {
+		return fail(report.Error{Kind: "launch", Message: err.Error()}, nil)
+	}
+	cvars := map[string]string{}
+	if !req.IsPTX {
+		cvars = cudaVars(string(req.Source))
+	}
+	symArgs, symBytes, err := buildSymbols(mod, req.Launch, cvars, req.BaseDir)
+	if err != nil {
+		return fail(report.Error{Kind: "args", Message: err.Error()}, nil)
+	}
+	for _, s := range symArgs {
+		rep.Symbols = append(rep.Symbols, s.info)
+	}
 
 	// Resources and occupancy.
 	regs := ptx.EstimateRegisters(k)
@@ -81,7 +96,11 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 		}
 	}
 	rep.SharedStatic = staticShared(mod, k)
-	rep.SharedDynamic = 0
+	rep.SharedDynamic = dynShared
+	if maxShared := spec.SharedPerBlockOptIn; maxShared > 0 && rep.SharedStatic+dynShared > maxShared {
+		return fail(report.Error{Kind: "launch", Message: fmt.Sprintf("the block needs %d bytes of shared memory (%d static + %d dynamic); %s allows at most %d per block",
+			rep.SharedStatic+dynShared, rep.SharedStatic, dynShared, req.Arch, maxShared)}, nil)
+	}
 	occIn := occupancy.Input{BlockSize: threadsPerBlock, RegsPerThread: regs, StaticShared: rep.SharedStatic, DynamicShared: rep.SharedDynamic}
 	memOpts := mem.Options{}
 	if occ, err := occupancy.Compute(spec, occIn); err == nil {
@@ -103,6 +122,8 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 		Grid: grid, Block: block, NumSMs: spec.SMs, Budget: req.Budget,
 		Trace:    sim.TraceConfig{Block: tr.Block, WarpLo: tr.WarpLo, WarpHi: tr.WarpHi, MaxSteps: tr.Steps},
 		OnMemory: counter.Observe,
+
+		DynamicShared: dynShared, Symbols: symBytes, SharedAllocUnit: spec.SharedAllocUnit, MaxWarpsPerSM: spec.MaxWarpsPerSM,
 	}
 	// The traced warps' accesses keep their cache outcome for the widget, and
 	// the timing model gets every access's outcome.
@@ -153,6 +174,7 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 	if res != nil {
 		rep.Simulated = true
 		fillFromResult(rep, mod, k, res, args, counter, userFile(req), traced)
+		rep.Outputs = append(rep.Outputs, variableOutputs(mod, res, symArgs, cvars)...)
 	}
 	if simErr != nil {
 		e := simFailure(simErr, mod, userFile(req))
@@ -173,6 +195,10 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 		}
 	}
 	rep.Hints = hints.Analyze(rep, spec)
+	file := userFile(req)
+	rep.Hints = append(rep.Hints, unsetSymbolHints(mod, k, req.Launch, func(in *ptx.Inst) (int, int) {
+		return cudaLine(mod, in.Loc, file), int(in.Pos.Line)
+	})...)
 	return rep, nil
 }
 

@@ -15,10 +15,41 @@ import (
 	"strings"
 )
 
-// Launch chooses the kernel and its arguments (the %launch magic).
+// Launch chooses the kernel and its arguments (the %launch magic) and the
+// rest of the launch configuration the cell gives.
 type Launch struct {
-	Kernel string
-	Args   []Arg // by name when every Name is set, else by position
+	Kernel       string
+	TemplateArgs string // "16" of MatrixMul<16>(...); "" when none were given
+	Args         []Arg  // by name when every Name is set, else by position
+
+	Grid, Block [3]int   // from NAME<<<grid, block[, shared]>>>(...); zero when not given
+	Shared      int      // dynamic shared memory per block in bytes (<<<g, b, N>>>, %shared N, --dynamic-smem N)
+	SharedSet   bool     // Shared was given (0 included)
+	Symbols     []Symbol // __constant__ / __device__ variables the launch sets (%symbol)
+}
+
+// Symbol sets a module-scope __constant__ or __device__ variable before the
+// launch, as cudaMemcpyToSymbol would: %symbol c_Kernel = rand(17).
+type Symbol struct {
+	Name string
+	Init Init
+}
+
+// Clone returns a deep copy of l.
+func (l *Launch) Clone() *Launch {
+	if l == nil {
+		return nil
+	}
+	c := *l
+	c.Args = append([]Arg(nil), l.Args...)
+	for i := range c.Args {
+		if in := c.Args[i].Init; in != nil {
+			cp := *in
+			c.Args[i].Init = &cp
+		}
+	}
+	c.Symbols = append([]Symbol(nil), l.Symbols...)
+	return &c
 }
 
 // Arg is one argument: a buffer initialiser or a scalar literal.

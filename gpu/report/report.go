@@ -31,6 +31,7 @@ type Report struct {
 	SharedDynamic int             `json:"shared_dynamic_bytes"`
 	LocalBytes    int             `json:"local_bytes_per_thread"`
 	Args          []ArgInfo       `json:"args,omitempty"`
+	Symbols       []ArgInfo       `json:"symbols,omitempty"` // __constant__ / __device__ variables the launch set (%symbol)
 	Outputs       []Output        `json:"outputs,omitempty"`
 	Stdout        string          `json:"stdout,omitempty"` // what device printf wrote
 	Lines         []LineStat      `json:"lines,omitempty"`  // per PTX line of the launched kernel
@@ -202,7 +203,8 @@ type Output struct {
 	First    []string `json:"first"`    // the first elements, formatted
 	Checksum string   `json:"checksum"` // FNV-1a 64 of the bytes
 	Sum      float64  `json:"sum"`
-	Changed  int      `json:"changed"` // elements that differ from the input
+	Changed  int      `json:"changed"`          // elements that differ from the input
+	Symbol   string   `json:"symbol,omitempty"` // "const" or "global" for a __constant__ / __device__ variable, "" for a buffer argument
 	Bytes    []byte   `json:"-"`
 }
 
