@@ -29,7 +29,9 @@ stage "go test"
 go test -count=1 -timeout 40m -json ./... 2>&1 | tee build/go-test.json \
   | /usr/bin/python3 scripts/gotest_summary.py $([ "${CI:-}" = "true" ] && echo --no-skips) | tee build/go-test.log
 stage "fuzzing (bounded)"
-for target in "./kernel FuzzDecode" "./kernel FuzzZMTPChecker" "./gpu/ptx FuzzParse" "./gpu/sass FuzzParse" "./gpu/arith FuzzDecodeEval" "./magics FuzzCellLanguage"; do
+for target in "./kernel FuzzDecode" "./kernel FuzzZMTPChecker" "./gpu/ptx FuzzParse" "./gpu/sass FuzzParse" "./gpu/arith FuzzDecodeEval" "./magics FuzzCellLanguage" \
+  "./gpu/toolchain FuzzCheckFlags" \
+  "./magics FuzzParseLaunch"; do
   set -- $target
   go test -run '^$' -fuzz "^$2\$" -fuzztime 15s "$1"
 done
@@ -39,6 +41,9 @@ KERNELSCOPE_BIN="$(pwd)/build/kernelscope" KERNELSCOPE_CELLS=tests/real_kernel_c
 if [ "${CI:-}" = "true" ] && ! tail -1 build/jupyter-client.out | grep -q ' 0 skipped$'; then
   echo "CI=true: the real-kernel test skipped checks (see SKIP lines above)"; exit 1
 fi
+stage "hardening of the real kernel (memory given back, silent peers, malformed requests, shutdown, trap line, large cells)"
+KERNELSCOPE_BIN="$(pwd)/build/kernelscope" \
+  /usr/bin/python3 tests/hardening_test.py 2>build/hardening.log | tee build/hardening.out
 stage "notebooks through the kernel"
 JUPYTER_DATA_DIR="$(mktemp -d)"; export JUPYTER_DATA_DIR
 ./build/kernelscope install --user >/dev/null

@@ -207,6 +207,9 @@ func simFailure(err error, mod *ptx.Module, file string) report.Error {
 	var se *sim.Error
 	if errors.As(err, &se) {
 		e := report.Error{Kind: simKind(se.Kind), Message: se.Error(), PTXLine: se.PTXLine, CUDALine: cudaLine(mod, se.Loc, file)}
+		if msg, line, ok := atUserLine(se, mod, file); ok { // a fault in inlined header code: name the cell's line
+			e.Message, e.CUDALine = msg, line
+		}
 		if se.Kind != sim.Deadlock && se.Kind != sim.Budget && se.Kind != sim.Interrupted {
 			b, t := se.Block, se.Thread
 			e.Block, e.Thread = &b, &t
