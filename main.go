@@ -2,9 +2,9 @@
 // PTX, simulates the launch warp by warp on a modelled NVIDIA GPU and shows
 // what happened. The same pipeline runs from the command line.
 //
-//	kernelscope install [--user | --sys-prefix | --prefix DIR]
-//	kernelscope kernel -f CONNECTION_FILE
-//	kernelscope run [flags] FILE.cu|FILE.ptx
+//	kernelscope install [--user | --sys-prefix | --prefix DIR] [--sandbox]
+//	kernelscope kernel [--sandbox] -f CONNECTION_FILE
+//	kernelscope run [--sandbox] [flags] FILE.cu|FILE.ptx
 //	kernelscope parse [--json] FILE.cu|FILE.ptx
 //	kernelscope occupancy --arch A --block B --regs R --smem S [--json]
 //	kernelscope samples | version
@@ -48,9 +48,9 @@ func (e *usageError) Error() string { return e.msg }
 const usage = `kernelscope: a Jupyter kernel and command-line tool that shows what a CUDA kernel does on the GPU.
 
 usage:
-  kernelscope install [--user | --sys-prefix | --prefix DIR]
-  kernelscope kernel -f CONNECTION_FILE
-  kernelscope run [--arch A] [--grid X[,Y,Z]] [--block X[,Y,Z]] [--launch 'NAME(args)'] [--compiler C]
+  kernelscope install [--user | --sys-prefix | --prefix DIR] [--sandbox]
+  kernelscope kernel [--sandbox] -f CONNECTION_FILE
+  kernelscope run [--sandbox] [--arch A] [--grid X[,Y,Z]] [--block X[,Y,Z]] [--launch 'NAME(args)'] [--compiler C]
                   [--flags F] [--budget N] [--timing on|off] [--json] [--html FILE] [--dump DIR] FILE.cu|FILE.ptx
   kernelscope parse [--json] [--compiler C] [--arch A] FILE.cu|FILE.ptx
   kernelscope occupancy --arch A --block B --regs R --smem S [--dynamic-smem D] [--optin] [--json]
@@ -128,6 +128,7 @@ func cmdInstall(args []string, stdout io.Writer) error {
 	user := fs.Bool("user", false, "install for the current user (honours JUPYTER_DATA_DIR)")
 	sysPrefix := fs.Bool("sys-prefix", false, "install into the Python environment's prefix")
 	prefix := fs.String("prefix", "", "install under DIR/share/jupyter/kernels")
+	sandbox := fs.Bool("sandbox", false, "the kernel runs with --sandbox (for graders and hubs)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -141,7 +142,7 @@ func cmdInstall(args []string, stdout io.Writer) error {
 	if p, err := filepath.EvalSymlinks(exe); err == nil {
 		exe = p
 	}
-	dir, err := kernelspec.Install(kernelspec.InstallOptions{User: *user || (!*sysPrefix && *prefix == ""), SysPrefix: *sysPrefix, Prefix: *prefix, Executable: exe})
+	dir, err := kernelspec.Install(kernelspec.InstallOptions{User: *user || (!*sysPrefix && *prefix == ""), SysPrefix: *sysPrefix, Prefix: *prefix, Executable: exe, Sandbox: *sandbox})
 	if err != nil {
 		return err
 	}
@@ -152,6 +153,7 @@ func cmdInstall(args []string, stdout io.Writer) error {
 func cmdKernel(args []string, stderr io.Writer) error {
 	fs := newFlags("kernel")
 	conn := fs.String("f", "", "connection file")
+	sandbox := fs.Bool("sandbox", false, "sandbox mode: no %flags or %compiler, files and includes only under the working directory, hard caps")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -162,7 +164,12 @@ func cmdKernel(args []string, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stop()
 	wd, _ := os.Getwd()
-	eng := engine.New(wd, log)
+	var opts []engine.Option
+	if *sandbox {
+		opts = append(opts, engine.WithSandbox())
+		log.Info("sandbox mode", "dir", wd)
+	}
+	eng := engine.New(wd, log, opts...)
 	info := kernel.Info{
 		Banner:  fmt.Sprintf("KernelScope %s: CUDA cells compiled to PTX and simulated warp by warp on a modelled NVIDIA GPU. Type %%help.", version),
 		Version: version,
@@ -218,6 +225,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print the JSON report")
 	htmlOut := fs.String("html", "", "write the HTML report to FILE")
 	dump := fs.String("dump", "", "write each buffer argument after the launch to DIR/NAME.bin")
+	sandbox := fs.Bool("sandbox", false, "sandbox mode: no --flags or --compiler, file() and #include only under the source's directory, hard caps")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -243,7 +251,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	req := analysis.Request{
 		Source: src, SourceFile: filepath.Base(path), IsPTX: isPTX, Arch: *archName, Compiler: *compiler,
 		Flags: strings.Fields(*flags), Grid: g, Block: b, Budget: int64(*budget), Timing: *timing == "on",
-		BaseDir: filepath.Dir(path), Trace: magics.Trace{WarpLo: 0, WarpHi: 1, Steps: 5000},
+		BaseDir: filepath.Dir(path), Trace: magics.Trace{WarpLo: 0, WarpHi: 1, Steps: 5000}, Sandbox: *sandbox,
 	}
 	if *launch != "" {
 		l, err := magics.ParseLaunch(*launch)
@@ -311,7 +319,7 @@ func cmdParse(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	pr, perr := analysis.ParseOnly(context.Background(), analysis.Request{Source: src, SourceFile: filepath.Base(path), IsPTX: isPTX, Arch: *archName, Compiler: *compiler})
+	pr, perr := analysis.ParseOnly(context.Background(), analysis.Request{Source: src, SourceFile: filepath.Base(path), IsPTX: isPTX, Arch: *archName, Compiler: *compiler, BaseDir: filepath.Dir(path)})
 	if *asJSON && pr != nil {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", " ")

@@ -51,6 +51,9 @@ type InstallOptions struct {
 	Prefix string
 	// Executable is the kernel binary for argv[0]; empty means this process's executable.
 	Executable string
+	// Sandbox makes the kernel run with --sandbox (for graders and hubs: no compiler
+	// flags, files and includes only under the notebook's directory, hard caps).
+	Sandbox bool
 }
 
 // Files returns the names of the embedded kernelspec files.
@@ -69,6 +72,12 @@ func ReadFile(name string) ([]byte, error) {
 
 // KernelJSON returns kernel.json with argv[0] set to executable.
 func KernelJSON(executable string) ([]byte, error) {
+	return KernelJSONFor(executable, false)
+}
+
+// KernelJSONFor returns kernel.json with argv[0] set to executable and, when
+// sandbox is set, --sandbox after the kernel command and "sandbox" in the display name.
+func KernelJSONFor(executable string, sandbox bool) ([]byte, error) {
 	b, err := ReadFile("kernel.json")
 	if err != nil {
 		return nil, err
@@ -81,6 +90,13 @@ func KernelJSON(executable string) ([]byte, error) {
 		return nil, errors.New("kernelspec: embedded kernel.json has no argv")
 	}
 	spec.Argv[0] = executable
+	if sandbox {
+		if len(spec.Argv) < 2 || spec.Argv[1] != "kernel" {
+			return nil, errors.New("kernelspec: embedded kernel.json argv does not start with the kernel command")
+		}
+		spec.Argv = append([]string{spec.Argv[0], spec.Argv[1], "--sandbox"}, spec.Argv[2:]...)
+		spec.DisplayName = strings.TrimSuffix(spec.DisplayName, ")") + ", sandbox)"
+	}
 	out, err := json.MarshalIndent(spec, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("kernelspec: encode kernel.json: %w", err)
@@ -153,7 +169,7 @@ func Install(opts InstallOptions) (dir string, err error) {
 	for _, name := range Files() {
 		var b []byte
 		if name == "kernel.json" {
-			b, err = KernelJSON(bin)
+			b, err = KernelJSONFor(bin, opts.Sandbox)
 		} else {
 			b, err = ReadFile(name)
 		}

@@ -30,7 +30,7 @@ func magicTable() []magicDoc {
 		{"%symbol", "%symbol c_Kernel = rand(17) | file(\"k.bin\"):f32 | 2.5f | clear",
 			"Sets a __constant__ or __device__ variable before the launch (like cudaMemcpyToSymbol); initialisers as in %launch, a number is one element; shown with the outputs. clear forgets them."},
 		{"%compiler", "%compiler auto | clang | nvcc", "Compiler for CUDA cells; auto uses nvcc when installed, else the newest clang."},
-		{"%flags", "%flags -O3 -use_fast_math", "Extra compiler flags (-O, -D, -U, -W, -f, -std=, -use_fast_math and nvcc's -ftz= -prec-div= -fmad= ...)."},
+		{"%flags", "%flags -O3 -use_fast_math", "Extra compiler flags from an allow-list: -O0..-O3, -DNAME[=V], -UNAME, -std=c++17, -Wall -Wno-NAME -Werror, -w, -ffast-math, -use_fast_math, -ftz= -prec-div= -prec-sqrt= -fmad=, -lineinfo, -maxrregcount=N, -I DIR (see the README). Refused in sandbox mode."},
 		{"%trace", "%trace block=0 warps=0-3 steps=5000", "What the stepping widget records: one block (linear index), a range of its warps, at most this many steps."},
 		{"%show", "%show source,ptx,sass,memory,occupancy,timeline,trace,hints,outputs | all", "Shows these sections of the answer."},
 		{"%hide", "%hide sass,timeline | all", "Hides these sections of the answer."},

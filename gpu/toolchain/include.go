@@ -59,12 +59,13 @@ func checkIncludes(ctx context.Context, req Request, exe, dir, srcName string, l
 			args = append(args, "-I", req.IncludeDir)
 		}
 		args = append(args, srcName)
-		roots = []string{"/usr/include", "/usr/local/include", "/usr/lib/gcc"}
+		roots = []string{"/usr/include", "/usr/local/include", "/usr/lib/gcc", "/usr/lib/nvidia-cuda-toolkit"}
 		if p, err := lookPath("nvcc"); err == nil {
 			if r, err := filepath.EvalSymlinks(p); err == nil {
 				p = r
 			}
-			roots = append(roots, filepath.Dir(filepath.Dir(p)))
+			top := filepath.Dir(filepath.Dir(p)) // the toolkit: bin/nvcc's parent
+			roots = append(roots, filepath.Join(top, "include"), filepath.Join(top, "targets"))
 		}
 	} else {
 		for _, a := range ClangArgs(req.Arch, nil, dir, req.IncludeDir, srcName, "out.ptx") {

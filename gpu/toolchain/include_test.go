@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -156,5 +157,39 @@ func TestParseDeps(t *testing.T) {
 	want := []string{"cell.cu", "kernelscope_prelude.h", "/nb/a b.cuh", "/x/$y.h"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("parseDeps = %q, want %q", got, want)
+	}
+}
+
+// TestSandboxWithFakeNvcc: with nvcc, the include list comes from `nvcc -M -MF`;
+// a stand-in nvcc reports a dependency outside the directory and one inside.
+// (No real nvcc on the development machine: this checks KernelScope's side only.)
+func TestSandboxWithFakeNvcc(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	bin := t.TempDir()
+	nb := t.TempDir()
+	writeFiles(t, nb, map[string]string{"ok.cuh": "\n"})
+	nvcc := `#!/bin/sh
+case "$1" in
+--version) echo "Cuda compilation tools, release 13.0, V13.0.88"; exit 0;;
+-M) dep="` + filepath.Join(nb, "ok.cuh") + `"; if grep -q passwd cell.cu; then dep="$dep /etc/passwd"; fi
+    printf 'ks-deps: cell.cu %s\n' "$dep" > deps.d; exit 0;;
+esac
+for a; do last="$a"; done
+printf '.version 8.0\n.target sm_80\n' > "$last"
+`
+	if err := os.WriteFile(filepath.Join(bin, "nvcc"), []byte(nvcc), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sys, _ := exec.LookPath("grep")
+	t.Setenv("PATH", bin+":"+filepath.Dir(sys))
+	if _, err := Compile(context.Background(), Request{Source: "#include \"ok.cuh\"\n", Arch: "sm_80", IncludeDir: nb, Sandbox: true}); err != nil {
+		t.Errorf("allowed include with nvcc: %v", err)
+	}
+	_, err := Compile(context.Background(), Request{Source: "#include \"ok.cuh\"\n#include \"/etc/passwd\"\n", Arch: "sm_80", IncludeDir: nb, Sandbox: true})
+	var ce *CompileError
+	if !errors.As(err, &ce) || len(ce.Diags) == 0 || ce.Diags[0].Line != 2 || !strings.Contains(ce.Diags[0].Message, "sandbox mode") {
+		t.Errorf("nvcc sandbox refusal: %v", err)
 	}
 }
