@@ -12,7 +12,7 @@ export KS_REQUIRE_TOOLS=1   # tests that need clang or jupyter fail instead of s
 # end names every stage that ran or was skipped.
 KS_STAGES_RAN=()
 KS_STAGES_SKIPPED=()
-stage() { echo "==> $1"; KS_STAGES_RAN+=("$1"); }
+stage() { echo "==> $1 ($(date +%T), ${SECONDS}s since start)"; KS_STAGES_RAN+=("$1"); }
 skip_stage() {
   echo "==> SKIPPED $1: $2"
   KS_STAGES_SKIPPED+=("$1 ($2)")
