@@ -38,6 +38,8 @@ func magicTable() []magicDoc {
 		{"%samples", "%samples", "Lists the bundled sample kernels."},
 		{"%budget", "%budget 2e9", "The most thread-instructions one launch may simulate (default 2e9)."},
 		{"%timing", "%timing on | off", "Turns the timing model (cycles, stalls, timeline) on or off (default on)."},
+		{"%check", "%check race,init,sync,order | all | off", "Correctness checks: shared/global races, reads of unwritten memory, barrier and warp-sync misuse (race, init, sync: on by default); order reruns the launch in reverse block and warp order and compares the outputs."},
+		{"%expect", "%expect out == a + b | out ~= file(\"ref.bin\") ulp=2 | sum(hist) == n", "An expectation checked after the launch over its buffers and scalars; the report says whether each holds, with the first failing index."},
 		{"%compare", "%compare [A B]", "Compares the last two reports, or the two named A and B, side by side."},
 		{"%name", "%name NAME", "Names this cell's report for a later %compare."},
 		{"%help", "%help", "Shows this help."},

@@ -17,7 +17,9 @@ func ElemTypes() []string {
 }
 
 // InitFuncs lists the buffer initialisers of %launch.
-func InitFuncs() []string { return []string{"zeros", "ones", "arange", "rand", "fill", "file"} }
+func InitFuncs() []string {
+	return []string{"zeros", "ones", "arange", "rand", "fill", "file", "empty"}
+}
 
 var scalarRE = regexp.MustCompile(`^[+-]?(?:0[xX][0-9a-fA-F]+|[0-9]+\.?[0-9]*(?:[eE][+-]?[0-9]+)?|\.[0-9]+(?:[eE][+-]?[0-9]+)?)[fFuUlL]*$`)
 
@@ -444,13 +446,13 @@ func (p *launchParser) init(fn string) (*Init, error) {
 func (p *launchParser) initParams(in *Init, params []string) error {
 	usage := map[string]string{
 		"zeros": "zeros(n)", "ones": "ones(n)", "arange": "arange(n)",
-		"rand": "rand(n[, lo, hi[, seed]])", "fill": "fill(n, v)",
+		"rand": "rand(n[, lo, hi[, seed]])", "fill": "fill(n, v)", "empty": "empty(n)",
 	}
 	u, ok := usage[in.Func]
 	if !ok {
 		return p.errf("unknown initialiser %s(); valid choices: %s", in.Func, strings.Join(InitFuncs(), ", "))
 	}
-	want := map[string][]int{"zeros": {1}, "ones": {1}, "arange": {1}, "rand": {1, 3, 4}, "fill": {2}}[in.Func]
+	want := map[string][]int{"zeros": {1}, "ones": {1}, "arange": {1}, "rand": {1, 3, 4}, "fill": {2}, "empty": {1}}[in.Func]
 	okCount := false
 	for _, w := range want {
 		if len(params) == w {

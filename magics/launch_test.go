@@ -78,7 +78,7 @@ func TestParseLaunchErrors(t *testing.T) {
 		{"k(a=zeros(10)) extra", `unexpected "extra" after the closing )`},
 		{"k(a=1, a=2)", "argument a is given twice"},
 		{"k(a=1, 2)", "name every argument"},
-		{"k(a=oops)", `a: expected a buffer initialiser (zeros, ones, arange, rand, fill, file) or a number`},
+		{"k(a=oops)", `a: expected a buffer initialiser (zeros, ones, arange, rand, fill, file, empty) or a number`},
 		{"k(a=zeros())", "zeros: expected zeros(n), found 0 parameters"},
 		{"k(a=zeros(0))", "n must be a whole number from 1 to"},
 		{"k(a=zeros(2.5))", "n must be a whole number"},

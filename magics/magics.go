@@ -84,6 +84,8 @@ type Spec struct {
 	Compare     []string
 	Compared    bool // %compare was given (with zero or two names)
 	Name        string
+	Checks      []string // correctness checks on (check.go): race, init, sync, order
+	Expect      []string // %expect expressions of this cell
 }
 
 // Error is a bad magic: its cell line (1-based; 0 when not from a cell), the
@@ -132,6 +134,7 @@ type defaults struct {
 	show     map[string]bool
 	budget   int64
 	timing   bool
+	checks   []string
 
 	shared    int // %shared / <<<g, b, N>>>: dynamic shared memory, when sharedSet
 	sharedSet bool
@@ -154,13 +157,14 @@ func NewState() *State {
 	}
 	return &State{d: defaults{
 		arch: "sm_80", compiler: "auto", trace: Trace{Block: 0, WarpLo: 0, WarpHi: 1, Steps: 5000},
-		show: show, budget: DefaultBudget, timing: true,
+		show: show, budget: DefaultBudget, timing: true, checks: DefaultChecks(),
 	}}
 }
 
 func (d defaults) clone() defaults {
 	c := d
 	c.flags = append([]string(nil), d.flags...)
+	c.checks = append([]string{}, d.checks...)
 	c.show = make(map[string]bool, len(d.show))
 	for k, v := range d.show {
 		c.show[k] = v
@@ -258,6 +262,7 @@ func (s *State) Parse(cell string) (*Spec, error) {
 	spec.Arch, spec.Grid, spec.Block, spec.Launch = d.arch, d.grid, d.block, d.withLaunchSettings()
 	spec.Compiler, spec.Flags, spec.Trace, spec.Show = d.compiler, d.flags, d.trace, d.show
 	spec.Budget, spec.Timing = d.budget, d.timing
+	spec.Checks = d.checks
 	return spec, nil
 }
 
@@ -398,6 +403,18 @@ func applyMagic(n int, line string, d *defaults, spec *Spec) error {
 		default:
 			return fail("expected on or off, found %q", arg)
 		}
+	case "%check":
+		c, err := ParseCheck(arg)
+		if err != nil {
+			return fail("%v", err)
+		}
+		d.checks = c
+	case "%expect":
+		e, err := parseExpect(arg)
+		if err != nil {
+			return fail("%v", err)
+		}
+		spec.Expect = append(spec.Expect, e)
 	case "%sample":
 		if arg == "" {
 			return fail("expected a sample name; valid choices: %s", strings.Join(sampleNames(), ", "))

@@ -34,10 +34,12 @@ type Request struct {
 	BaseDir    string // where file("x.bin") and #include "x.cuh" are looked up
 	// Sandbox: no flags or compiler choice, files and includes only under BaseDir,
 	// the hard caps of limits.go.
-	Sandbox bool
-	ParseOnly  bool   // compile and parse, do not simulate
-	Name       string
-	Progress   func(Progress)
+	Sandbox   bool
+	ParseOnly bool // compile and parse, do not simulate
+	Name      string
+	Progress  func(Progress)
+	Checks    Checks   // correctness checks (check.go); the zero value runs none
+	Expect    []string // %expect expressions over the buffers and scalars after the launch
 }
 
 // Progress is reported while a launch runs.

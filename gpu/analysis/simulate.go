@@ -122,9 +122,11 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 		Grid: grid, Block: block, NumSMs: spec.SMs, Budget: req.Budget,
 		Trace:    sim.TraceConfig{Block: tr.Block, WarpLo: tr.WarpLo, WarpHi: tr.WarpHi, MaxSteps: tr.Steps},
 		OnMemory: counter.Observe,
+		Check:    req.Checks.simChecks(),
 
 		DynamicShared: dynShared, Symbols: symBytes, SharedAllocUnit: spec.SharedAllocUnit, MaxWarpsPerSM: spec.MaxWarpsPerSM,
 	}
+	undefinedArgs(simArgs, args)
 	// The traced warps' accesses keep their cache outcome for the widget, and
 	// the timing model gets every access's outcome.
 	traced := map[int][]tracedAccess{}
@@ -175,6 +177,9 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 		rep.Simulated = true
 		fillFromResult(rep, mod, k, res, args, counter, userFile(req), traced)
 		rep.Outputs = append(rep.Outputs, variableOutputs(mod, res, symArgs, cvars)...)
+		if c := req.Checks; c.Race || c.Init || c.Sync || c.Order {
+			addFindings(rep, req, mod, res, args)
+		}
 	}
 	if simErr != nil {
 		e := simFailure(simErr, mod, userFile(req))
@@ -193,6 +198,14 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 			}
 			rep.Notes = append(rep.Notes, "timing model failed: "+err.Error())
 		}
+	}
+	if req.Checks.Order {
+		if err := orderCheck(ctx, rep, mod, k.Name, simArgs, cfg, res, args); err != nil {
+			rep.Notes = append(rep.Notes, "order check: "+err.Error())
+		}
+	}
+	if len(req.Expect) > 0 {
+		checkExpectations(rep, req, args, res)
 	}
 	rep.Hints = hints.Analyze(rep, spec)
 	file := userFile(req)

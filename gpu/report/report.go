@@ -17,6 +17,10 @@ type Report struct {
 	Timing    *Timing    `json:"timing,omitempty"`
 	Hints     []Hint     `json:"hints"`
 	Errors    []Error    `json:"errors"`
+	// Correctness (sanitizer.go): the checks that ran, what they found, the expectations.
+	Checks       []string      `json:"checks,omitempty"`
+	Sanitizer    []Finding     `json:"sanitizer,omitempty"`
+	Expectations []Expectation `json:"expectations,omitempty"`
 
 	// Everything below is for the views; tools may read it too.
 	Name          string          `json:"name,omitempty"`        // %name of this report

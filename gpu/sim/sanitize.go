@@ -116,9 +116,10 @@ type checker struct {
 	sh     []sword
 	loc    [][]uint64 // per thread of the block: bitmap of local bytes written
 	pcf    []uint8
-	fences bool // the kernel has gpu- or system-scope fences: inter-block communication is deliberate
-	global bool // global cross-block race checks on
-	gbytes int  // shadow bytes allocated for global memory
+	fences bool   // the kernel has gpu- or system-scope fences: inter-block communication is deliberate
+	global bool   // global cross-block race checks on
+	gbytes int    // shadow bytes allocated for global memory
+	lastAl *alloc // the allocation of the last global access checked
 	found  map[fkey]int
 	list   []Finding
 	drop   int
@@ -330,9 +331,62 @@ func (k *checker) shared(w *warp, pc int32, mask uint32, addr *[32]uint64, n int
 	if atomic {
 		fl |= fAtomic
 	}
-	if k.l.prog.info != nil && k.pcf[pc]&pfVolatile != 0 {
+	if k.pcf[pc]&pfVolatile != 0 {
 		fl |= fVolatile
 	}
+	tag, ep, wep := k.tag, k.epoch, k.wep[w.id]
+	race, ini := k.c.Race, k.c.Init
+	if n == 4 && !atomic {
+		// Fast path for aligned 32-bit loads and stores: one word per lane,
+		// and the common outcome (nothing to report) decided in a few compares.
+		wt := int16(w.id * 32)
+		for m := mask; m != 0; m &= m - 1 {
+			lane := bits.TrailingZeros32(m)
+			a := addr[lane]
+			wi := a >> 2
+			if a&3 != 0 || wi >= uint64(len(sh)) {
+				k.sharedSlow(w, pc, 1<<uint(lane), addr, n, read, write, atomic, fl)
+				continue
+			}
+			t := wt + int16(lane)
+			e := &sh[wi]
+			if e.tag != tag {
+				*e = sword{tag: tag}
+			}
+			if !write {
+				if ini && e.init != 0xf {
+					k.uninit(w, pc, lane, "shared", wi*4+uint64(bits.TrailingZeros8(^e.init&0xf)), n)
+				}
+				if race && e.wm != 0 && e.wThr != t && e.wEp == ep && !k.ordered(t, e.wThr, e.wEp, e.wWep, e.wf, fl, ep, wep) {
+					k.race(w, pc, lane, "shared", wi*4, n, "read", e.wPC, int(e.wThr), accessWord(true, e.wf&fAtomic != 0), -1)
+				}
+				if race {
+					// Keep the last reader and a previous other one; when both
+					// are already of this epoch only the last is replaced.
+					if e.rm != 0 && e.rThr != t && !(e.r2m != 0 && e.r2Ep == ep && e.rEp == ep) {
+						e.r2Thr, e.r2Ep, e.r2Wep, e.r2PC, e.r2m, e.r2f = e.rThr, e.rEp, e.rWep, e.rPC, e.rm, e.rf
+					}
+					e.rThr, e.rEp, e.rWep, e.rPC, e.rf, e.rm = t, ep, wep, pc, fl, 0xf
+				}
+				continue
+			}
+			if race && ((e.wm != 0 && e.wThr != t && e.wEp == ep) || (e.rm != 0 && e.rEp == ep) || (e.r2m != 0 && e.r2Ep == ep)) {
+				// Something in this epoch: the general path decides.
+				k.sharedSlow(w, pc, 1<<uint(lane), addr, n, read, write, atomic, fl)
+				continue
+			}
+			e.wThr, e.wEp, e.wWep, e.wPC, e.wm, e.wf, e.wVal = t, ep, wep, pc, 0xf, fl, wordAt(mem, wi)
+			e.init = 0xf
+		}
+		return
+	}
+	k.sharedSlow(w, pc, mask, addr, n, read, write, atomic, fl)
+}
+
+// sharedSlow is the general shared-memory check: any size, alignment or atomic.
+func (k *checker) sharedSlow(w *warp, pc int32, mask uint32, addr *[32]uint64, n int, read, write, atomic bool, fl uint8) {
+	sh := k.sh
+	mem := w.blk.shared
 	tag, ep, wep := k.tag, k.epoch, k.wep[w.id]
 	race, ini := k.c.Race, k.c.Init
 	for m := mask; m != 0; m &= m - 1 {
@@ -555,7 +609,7 @@ func (k *checker) globalAccess(w *warp, pc int32, mask uint32, addr *[32]uint64,
 	if atomic {
 		fl = fAtomic
 	}
-	var al *alloc
+	al := k.lastAl
 	for m := mask; m != 0; m &= m - 1 {
 		lane := bits.TrailingZeros32(m)
 		a := addr[lane]
@@ -565,6 +619,7 @@ func (k *checker) globalAccess(w *warp, pc int32, mask uint32, addr *[32]uint64,
 				al = nil
 				continue
 			}
+			k.lastAl = al
 		}
 		off := a - al.base
 		if al.undef != nil && k.c.Init {
@@ -622,7 +677,9 @@ func (k *checker) globalAccess(w *warp, pc int32, mask uint32, addr *[32]uint64,
 				}
 				e.wBlk, e.wPC, e.wThr, e.wm, e.wf, e.wVal = b1, pc, t, bm, fl, wordAt(al.data, wi)
 			}
-			if read {
+			if read && e.rBlk == b1 && e.rf == fl {
+				e.rm |= bm
+			} else if read {
 				if e.rBlk != b1 {
 					if e.rBlk != 0 {
 						e.r2Blk, e.r2PC, e.r2Thr, e.r2m, e.r2f = e.rBlk, e.rPC, e.rThr, e.rm, e.rf

@@ -1,0 +1,8 @@
+%grid 4
+%block 256
+%launch hist(data=rand(1024, 0, 16):u8, bins=zeros(16):u32, n=1024)
+// Global bins incremented atomically.
+extern "C" __global__ void hist(const unsigned char* data, unsigned* bins, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicAdd(&bins[data[i]], 1u);
+}

@@ -1,0 +1,14 @@
+%grid 4
+%block 128
+%launch stencil(in=rand(512), out=zeros(512), n=512)
+// 1-D three-point stencil: the tile and its halo are loaded, but neighbours
+// are read before the barrier that would make the loads visible.
+#define B 128
+extern "C" __global__ void stencil(const float* in, float* out, int n) {
+  __shared__ float t[B + 2];
+  int i = blockIdx.x * B + threadIdx.x;
+  t[threadIdx.x + 1] = in[i];
+  if (threadIdx.x == 0) t[0] = i > 0 ? in[i - 1] : 0.0f;
+  if (threadIdx.x == B - 1) t[B + 1] = i + 1 < n ? in[i + 1] : 0.0f;
+  out[i] = (t[threadIdx.x] + t[threadIdx.x + 1] + t[threadIdx.x + 2]) / 3.0f; // BUG race,uninitialized,order_dependence
+}
