@@ -50,7 +50,7 @@ const usage = `kernelscope: a Jupyter kernel and command-line tool that shows wh
 usage:
   kernelscope install [--user | --sys-prefix | --prefix DIR] [--sandbox]
   kernelscope kernel [--sandbox] -f CONNECTION_FILE
-  kernelscope run [--sandbox] [--arch A] [--grid X[,Y,Z]] [--block X[,Y,Z]] [--launch 'NAME(args)'] [--compiler C]
+  kernelscope run [--sandbox] [--arch A] [--grid X[,Y,Z]] [--block X[,Y,Z]] [--launch 'NAME(args)'] [--dynamic-smem N] [--symbol 'NAME=init'] [--compiler C]
                   [--flags F] [--budget N] [--timing on|off] [--json] [--html FILE] [--dump DIR] FILE.cu|FILE.ptx
   kernelscope parse [--json] [--compiler C] [--arch A] FILE.cu|FILE.ptx
   kernelscope occupancy --arch A --block B --regs R --smem S [--dynamic-smem D] [--optin] [--json]
@@ -217,7 +217,13 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	archName := fs.String("arch", "sm_80", "architecture (sm_75 ... sm_120)")
 	grid := fs.String("grid", "", "grid X[,Y,Z]")
 	block := fs.String("block", "", "block X[,Y,Z]")
-	launch := fs.String("launch", "", "kernel and arguments in %launch syntax: 'NAME(a=rand(1000), n=1000)'")
+	launch := fs.String("launch", "", "kernel and arguments in %launch syntax: 'NAME(a=rand(1000), n=1000)' or 'NAME<<<grid, block, shared>>>(...)'")
+	dynSmem := fs.String("dynamic-smem", "", "dynamic shared memory per block in bytes, as %shared (1024, 4K, 256*sizeof(float))")
+	var symbols []string
+	fs.Func("symbol", "set a __constant__/__device__ variable before the launch, as %symbol: 'c_Kernel=file(\"k.bin\"):f32' (repeatable)", func(v string) error {
+		symbols = append(symbols, v)
+		return nil
+	})
 	compiler := fs.String("compiler", "auto", "auto, clang or nvcc")
 	flags := fs.String("flags", "", "extra compiler flags")
 	budget := fs.Float64("budget", 0, "most thread-instructions to simulate (default 2e9)")
@@ -259,6 +265,25 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("--launch: %w", err)
 		}
 		req.Launch = l
+	}
+	if *dynSmem != "" || len(symbols) > 0 {
+		if req.Launch == nil {
+			req.Launch = &magics.Launch{}
+		}
+		if *dynSmem != "" {
+			n, err := magics.ParseBytes(*dynSmem)
+			if err != nil {
+				return fmt.Errorf("--dynamic-smem: %w", err)
+			}
+			req.Launch.Shared, req.Launch.SharedSet = n, true
+		}
+		for _, v := range symbols {
+			sym, err := magics.ParseSymbol(v)
+			if err != nil {
+				return fmt.Errorf("--symbol: %w", err)
+			}
+			req.Launch.Symbols = append(req.Launch.Symbols, sym)
+		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -85,7 +86,8 @@ type symbolArg struct {
 // buildSymbols materialises the launch's %symbol values. The element type is
 // the initialiser's suffix, else the CUDA declaration's, else the PTX
 // variable's (an untyped .b8 array needs one of the first two).
-func buildSymbols(m *ptx.Module, l *launch.Launch, cvars map[string]string, baseDir string) ([]symbolArg, map[string][]byte, error) {
+// file() is read as buildArgs reads it (confined and capped in sandbox mode).
+func buildSymbols(ctx context.Context, m *ptx.Module, l *launch.Launch, cvars map[string]string, baseDir string, sandbox bool) ([]symbolArg, map[string][]byte, error) {
 	if l == nil || len(l.Symbols) == 0 {
 		return nil, nil, nil
 	}
@@ -120,9 +122,24 @@ func buildSymbols(m *ptx.Module, l *launch.Launch, cvars map[string]string, base
 			return nil, nil, fmt.Errorf("%%symbol %s: its element type is unknown (the PTX says .%s, the CUDA source is not known): give a suffix like rand(17):f32", s.Name, v.Type)
 		}
 		size := launch.ElemSizes[elem]
-		b, desc, err := launch.Materialise(s.Init, elem, size, baseDir, int64(1000+i))
-		if err != nil {
-			return nil, nil, fmt.Errorf("%%symbol %s: %w", s.Name, err)
+		var b []byte
+		var desc string
+		if s.Init.Func == "file" {
+			raw, err := readInitFile(ctx, s.Init.Path, baseDir, sandbox, int64(v.Size())+1)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%%symbol %s: %w", s.Name, err)
+			}
+			b, desc = raw, fmt.Sprintf("file(%q):%s", s.Init.Path, elem)
+		} else {
+			if s.Init.N > v.Size() {
+				return nil, nil, fmt.Errorf("%%symbol %s: the variable has %d bytes (%d %s elements), the initialiser gives %d elements",
+					s.Name, v.Size(), v.Size()/size, elem, s.Init.N)
+			}
+			var err error
+			b, desc, err = launch.Materialise(s.Init, elem, size, baseDir, int64(1000+i))
+			if err != nil {
+				return nil, nil, fmt.Errorf("%%symbol %s: %w", s.Name, err)
+			}
 		}
 		if len(b) > v.Size() {
 			return nil, nil, fmt.Errorf("%%symbol %s: the variable has %d bytes (%d %s elements), the initialiser gives %d",
@@ -239,7 +256,8 @@ func initialBytes(v *ptx.Var) []byte {
 // unsetSymbolHints warns about __constant__ / __device__ variables the kernel
 // reads that have no PTX initialiser and that the launch did not set: they
 // hold zeros, which is rarely what a convolution or lookup table wants. A
-// __device__ variable the module also writes (a counter, a result) is left out.
+// __device__ variable the module also writes (a counter, a result), or whose
+// address it only takes, is left out.
 func unsetSymbolHints(m *ptx.Module, f *ptx.Func, l *launch.Launch, loc func(*ptx.Inst) (int, int)) []report.Hint {
 	set := map[string]bool{}
 	if l != nil {
@@ -264,11 +282,14 @@ func unsetSymbolHints(m *ptx.Module, f *ptx.Func, l *launch.Launch, loc func(*pt
 				if cand[a.Name] == nil || !(a.Kind == ptx.OpSym || (a.Kind == ptx.OpAddr && !a.BaseReg)) {
 					continue
 				}
+				isLoad := in.Op == "ld" || in.Op == "ldu"
 				switch {
 				case (in.Op == "st" && ai == 0) || in.Op == "red" || in.Op == "atom":
 					written[a.Name] = true
-				default:
-					// A load, or the address taken (mov, cvta): counted as a read.
+				case isLoad || cand[a.Name].Space == ptx.SpaceConst:
+					// A load; for __constant__ also the address taken (mov, cvta),
+					// since the kernel cannot write it. A __device__ variable whose
+					// address is only taken may be written through it: no warning.
 					if _, ok := firstRead[a.Name]; !ok && (fn == f || !fn.Entry) {
 						firstRead[a.Name] = in
 					}

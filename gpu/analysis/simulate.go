@@ -74,7 +74,7 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 	if !req.IsPTX {
 		cvars = cudaVars(string(req.Source))
 	}
-	symArgs, symBytes, err := buildSymbols(mod, req.Launch, cvars, req.BaseDir)
+	symArgs, symBytes, err := buildSymbols(ctx, mod, req.Launch, cvars, req.BaseDir, req.Sandbox)
 	if err != nil {
 		return fail(report.Error{Kind: "args", Message: err.Error()}, nil)
 	}
