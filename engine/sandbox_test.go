@@ -32,7 +32,7 @@ func TestSandboxEngine(t *testing.T) {
 		{"%flags -O3", "cell line 1: %flags: refused in sandbox mode"},
 		{"%compiler clang", "cell line 1: %compiler: refused in sandbox mode"},
 		{"#include \"../secret.h\"\n" + kernelSrc, "cell line 1: error: sandbox mode: #include \"../secret.h\" reads " + filepath.Join(root, "secret.h")},
-		{"%launch k(a=file(\"../secret.bin\"))\n#include \"twice.cuh\"\n" + kernelSrc, "sandbox mode: " + filepath.Join(root, "secret.bin") + " is outside the notebook's directory"},
+		{"%launch k(a=file(\"../secret.bin\"))\n#include \"twice.cuh\"\n" + kernelSrc, "sandbox mode: " + filepath.Join(root, "secret.bin") + " is outside the notebook's (or source file's) directory"},
 	}
 	for _, c := range cases {
 		err := e.Execute(context.Background(), kernel.ExecuteRequest{Code: c.code}, &recorder{})

@@ -114,12 +114,16 @@ func readInitFile(ctx context.Context, name, baseDir string, sandbox bool, limit
 			}
 		}
 		base = b
-		real, err := filepath.EvalSymlinks(path)
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return nil, fmt.Errorf("file(%q): %w", name, err)
+		}
+		real, err := filepath.EvalSymlinks(abs)
 		if err != nil {
 			return nil, fmt.Errorf("file(%q): %w", name, err)
 		}
 		if !within(real, base) {
-			return nil, fmt.Errorf("file(%q): sandbox mode: %s is outside the notebook's directory %s", name, real, base)
+			return nil, fmt.Errorf("file(%q): sandbox mode: %s is outside the notebook's (or source file's) directory %s", name, real, base)
 		}
 	}
 	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
@@ -143,7 +147,7 @@ func readInitFile(ctx context.Context, name, baseDir string, sandbox bool, limit
 	if sandbox {
 		// The name was checked before opening; check what was opened (a link swapped in between).
 		if real, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(int(f.Fd()))); err == nil && !within(real, base) {
-			return nil, fmt.Errorf("file(%q): sandbox mode: %s is outside the notebook's directory %s", name, real, base)
+			return nil, fmt.Errorf("file(%q): sandbox mode: %s is outside the notebook's (or source file's) directory %s", name, real, base)
 		}
 	}
 	if fi.Size() > limit {

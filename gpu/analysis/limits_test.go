@@ -99,9 +99,17 @@ func TestReadInitFileSandbox(t *testing.T) {
 			t.Errorf("%s: %q %v", name, b, err)
 		}
 	}
+	// A relative base directory (kernelscope run dir/k.cu) works the same.
+	t.Chdir(root)
+	if b, err := readInitFile(context.Background(), "data/in.bin", "nb", true, SandboxMaxFileBytes); err != nil || string(b) != "abcd" {
+		t.Errorf("relative base: %q %v", b, err)
+	}
+	if _, err := readInitFile(context.Background(), "../secret.bin", "nb", true, SandboxMaxFileBytes); err == nil || !strings.Contains(err.Error(), "outside") {
+		t.Errorf("relative base, ../secret.bin: %v", err)
+	}
 	for _, name := range []string{"../secret.bin", filepath.Join(root, "secret.bin"), "link.bin", "/etc/hostname"} {
 		_, err := readInitFile(context.Background(), name, nb, true, SandboxMaxFileBytes)
-		if err == nil || !strings.Contains(err.Error(), "sandbox mode") || !strings.Contains(err.Error(), "outside the notebook's directory") {
+		if err == nil || !strings.Contains(err.Error(), "sandbox mode") || !strings.Contains(err.Error(), "outside the notebook's (or source file's) directory") {
 			t.Errorf("%s: %v, want a sandbox refusal", name, err)
 		}
 		// Outside sandbox mode the same names are read (when they exist).
