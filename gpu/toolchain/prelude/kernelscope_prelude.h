@@ -258,4 +258,9 @@ using ::log10; using ::sin; using ::cos; using ::tan; using ::tanh; using ::pow;
 using ::floor; using ::ceil; using ::fma; using ::fmin; using ::fmax; using ::abs;
 }
 
+// __trap() as a builtin at the caller's own line: clang's wrapper (an inline function
+// holding the trap instruction) would give the trap the header's line, and the report would
+// have to guess the user's. Defined after clang's headers so their definition is untouched.
+#define __trap() __builtin_trap()
+
 #endif // KERNELSCOPE_PRELUDE_H
