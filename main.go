@@ -30,6 +30,7 @@ import (
 	"github.com/kernelscope/kernelscope/gpu/analysis"
 	"github.com/kernelscope/kernelscope/gpu/arch"
 	"github.com/kernelscope/kernelscope/gpu/occupancy"
+	"github.com/kernelscope/kernelscope/gpu/report"
 	"github.com/kernelscope/kernelscope/kernel"
 	"github.com/kernelscope/kernelscope/kernelspec"
 	"github.com/kernelscope/kernelscope/magics"
@@ -51,7 +52,8 @@ usage:
   kernelscope install [--user | --sys-prefix | --prefix DIR] [--sandbox]
   kernelscope kernel [--sandbox] -f CONNECTION_FILE
   kernelscope run [--sandbox] [--arch A] [--grid X[,Y,Z]] [--block X[,Y,Z]] [--launch 'NAME(args)'] [--dynamic-smem N] [--symbol 'NAME=init'] [--compiler C]
-                  [--flags F] [--budget N] [--timing on|off] [--json] [--html FILE] [--dump DIR] FILE.cu|FILE.ptx
+                  [--flags F] [--budget N] [--timing on|off] [--check race,init,sync,order|all|off] [--expect EXPR]...
+                  [--json] [--html FILE] [--dump DIR] FILE.cu|FILE.ptx
   kernelscope parse [--json] [--compiler C] [--arch A] FILE.cu|FILE.ptx
   kernelscope occupancy --arch A --block B --regs R --smem S [--dynamic-smem D] [--optin] [--json]
   kernelscope samples
@@ -93,6 +95,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if err == nil {
 		return 0
+	}
+	var xe *expectationError
+	if errors.As(err, &xe) {
+		fmt.Fprintf(stderr, "kernelscope: %v\n", err)
+		return 3
 	}
 	var ue *usageError
 	if errors.As(err, &ue) || errors.Is(err, flag.ErrHelp) {
@@ -232,6 +239,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	htmlOut := fs.String("html", "", "write the HTML report to FILE")
 	dump := fs.String("dump", "", "write each buffer argument after the launch to DIR/NAME.bin")
 	sandbox := fs.Bool("sandbox", false, "sandbox mode: no --flags or --compiler, file() and #include only under the source's directory, hard caps")
+	checkList := fs.String("check", "race,init,sync", "correctness checks: race,init,sync,order (any of them), all or off")
+	var expects []string
+	fs.Func("expect", "an expectation over the buffers and scalars after the launch, as %expect: 'out == a + b' (repeatable; exit status 3 when one fails)", func(v string) error {
+		expects = append(expects, v)
+		return nil
+	})
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -259,6 +272,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		Flags: strings.Fields(*flags), Grid: g, Block: b, Budget: int64(*budget), Timing: *timing == "on",
 		BaseDir: filepath.Dir(path), Trace: magics.Trace{WarpLo: 0, WarpHi: 1, Steps: 5000}, Sandbox: *sandbox,
 	}
+	if req.Checks, err = analysis.ParseChecks(*checkList); err != nil {
+		return &usageError{"run: --check: " + err.Error()}
+	}
+	req.Expect = expects
 	if *launch != "" {
 		l, err := magics.ParseLaunch(*launch)
 		if err != nil {
@@ -325,7 +342,26 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		}
 		return runErr
 	}
-	return nil
+	return failedExpectations(rep)
+}
+
+// expectationError is an --expect that did not hold (exit status 3).
+type expectationError struct{ msg string }
+
+func (e *expectationError) Error() string { return e.msg }
+
+// failedExpectations reports the expectations of rep that failed.
+func failedExpectations(rep *report.Report) error {
+	var failed []string
+	for _, e := range rep.Expectations {
+		if !e.Passed {
+			failed = append(failed, fmt.Sprintf("expectation failed: %s: %s", e.Text, e.Message))
+		}
+	}
+	if len(failed) == 0 {
+		return nil
+	}
+	return &expectationError{strings.Join(failed, "\n")}
 }
 
 func cmdParse(args []string, stdout io.Writer) error {

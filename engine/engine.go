@@ -103,6 +103,10 @@ func (e *Engine) Execute(ctx context.Context, req kernel.ExecuteRequest, out ker
 		Arch: spec.Arch, Compiler: spec.Compiler, Flags: spec.Flags, Launch: spec.Launch,
 		Grid: spec.Grid, Block: spec.Block, Budget: spec.Budget, Timing: spec.Timing, Trace: spec.Trace,
 		BaseDir: e.baseDir, Name: spec.Name, Sandbox: e.state.Sandbox(),
+		Expect: spec.Expect,
+	}
+	if c, err := analysis.ParseChecks(strings.Join(append([]string{"off"}, spec.Checks...), ",")); err == nil {
+		areq.Checks = c
 	}
 	if areq.IsPTX {
 		areq.SourceFile = "cell.ptx"

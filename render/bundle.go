@@ -105,6 +105,7 @@ func Text(rep *report.Report) string {
 			m.GlobalLoadRequests, m.GlobalLoadSectors, m.GlobalStoreRequests, m.GlobalStoreSectors,
 			m.SharedLoadWavefronts, m.SharedStoreWavefronts, m.SharedLoadBankConflicts, m.SharedStoreBankConflicts)
 	}
+	b.WriteString(correctnessText(rep))
 	for _, h := range rep.Hints {
 		fmt.Fprintf(&b, "[%s] %s", h.Severity, h.Message)
 		if h.CUDALine > 0 {

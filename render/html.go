@@ -43,6 +43,9 @@ func HTML(rep *report.Report, charts []report.Chart, opt Options) (string, error
 	if len(rep.Errors) > 0 {
 		w.errors(rep)
 	}
+	if rep.Simulated && (len(rep.Checks) > 0 || len(rep.Expectations) > 0) {
+		w.correctness(rep)
+	}
 	if opt.shown("hints") && rep.Simulated {
 		w.hints(rep)
 	}
@@ -206,13 +209,14 @@ func (w *htmlWriter) source(rep *report.Report, opt Options) {
 	for _, v := range cudaExec {
 		maxCUDA = max(maxCUDA, v)
 	}
+	bugCUDA, bugPTX := findingLines(rep)
 	w.printf(`<div class="ks-cols">`)
 	if rep.Source != "" && opt.shown("source") {
 		w.printf(`<div class="ks-col ks-cuda"><div class="ks-colhead">CUDA · %s</div><pre class="ks-code">`, esc(rep.SourceFile))
 		for i, line := range strings.Split(strings.TrimRight(rep.Source, "\n"), "\n") {
 			n := i + 1
-			w.printf(`<div class="ks-ln" data-cl="%d"><span class="ks-no">%d</span>%s<span class="ks-src">%s</span></div>`,
-				n, n, heat(cudaExec[n], maxCUDA, fmt.Sprintf("%s thread executions", group(cudaExec[n]))), esc(line))
+			w.printf(`<div class="ks-ln%s" data-cl="%d"><span class="ks-no">%d</span>%s<span class="ks-src">%s</span></div>`,
+				bugCUDA[n], n, n, heat(cudaExec[n], maxCUDA, fmt.Sprintf("%s thread executions", group(cudaExec[n]))), esc(line))
 		}
 		w.printf(`</pre></div>`)
 	}
@@ -255,6 +259,7 @@ func (w *htmlWriter) source(rep *report.Report, opt Options) {
 			if ok && (s.DivergentBranches > 0 || s.Sectors > s.IdealSectors || s.Wavefronts > s.IdealWavefronts) {
 				cls += " ks-warn"
 			}
+			cls += bugPTX[n]
 			w.printf(`<div class="%s" data-pl="%d" data-cl="%d"><span class="ks-no">%d</span>%s<span class="ks-src">%s</span></div>`,
 				cls, n, cl, n, h, highlightPTX(line))
 		}

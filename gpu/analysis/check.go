@@ -2,9 +2,12 @@ package analysis
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
+	"math"
 	"strings"
 
+	"github.com/kernelscope/kernelscope/gpu/expect"
 	"github.com/kernelscope/kernelscope/gpu/launch"
 	"github.com/kernelscope/kernelscope/gpu/ptx"
 	"github.com/kernelscope/kernelscope/gpu/report"
@@ -184,11 +187,83 @@ func orderCheck(ctx context.Context, rep *report.Report, mod *ptx.Module, kernel
 	return nil
 }
 
-// checkExpectations evaluates the request's %expect lines over the launch's buffers and scalars.
-func checkExpectations(rep *report.Report, req Request, args []launchArg, res *sim.Result) {
-	for _, text := range req.Expect {
-		rep.Expectations = append(rep.Expectations, report.Expectation{Text: text, Passed: false, Message: "expectations are not implemented yet"})
+// checkExpectations evaluates the request's %expect lines over the launch's
+// buffers (after the launch) and scalars; file() goes through the launch's own reader.
+func checkExpectations(ctx context.Context, rep *report.Report, req Request, args []launchArg, res *sim.Result) {
+	env := &expect.Env{Vars: map[string]expect.Value{}}
+	for i, a := range args {
+		size := launch.ElemSizes[a.info.Type]
+		if size <= 0 {
+			continue
+		}
+		if a.buffer != nil {
+			if i < len(res.Buffers) && res.Buffers[i] != nil {
+				env.Vars[a.info.Name] = expect.Value{Elem: a.info.Type, Data: decodeElems(res.Buffers[i], a.info.Type)}
+			}
+			continue
+		}
+		var b [8]byte
+		binary.LittleEndian.PutUint64(b[:], a.scalar)
+		env.Vars[a.info.Name] = expect.Value{Elem: a.info.Type, Data: []float64{exactElem(b[:size], a.info.Type)}, Scalar: true}
 	}
+	limit := int64(MaxFileBytes)
+	if req.Sandbox {
+		limit = SandboxMaxFileBytes
+	}
+	env.ReadFile = func(name string) ([]byte, error) { return readInitFile(ctx, name, req.BaseDir, req.Sandbox, limit) }
+	env.Decode = decodeElems
+	for _, text := range req.Expect {
+		r, err := expect.Check(text, env)
+		e := report.Expectation{Text: text, Passed: r.Passed, Message: r.Message}
+		if err != nil {
+			e.Passed, e.Message = false, "error in the expression: "+err.Error()
+		}
+		rep.Expectations = append(rep.Expectations, e)
+	}
+}
+
+// decodeElems reads the elements of a buffer of type elem.
+func decodeElems(b []byte, elem string) []float64 {
+	size := launch.ElemSizes[elem]
+	if size <= 0 {
+		return nil
+	}
+	out := make([]float64, len(b)/size)
+	for i := range out {
+		out[i] = exactElem(b[i*size:(i+1)*size], elem)
+	}
+	return out
+}
+
+// exactElem is one element's exact value (launch.ElemValue rounds floats to a few digits).
+func exactElem(e []byte, elem string) float64 {
+	switch elem {
+	case "i8":
+		return float64(int8(e[0]))
+	case "u8":
+		return float64(e[0])
+	case "i16":
+		return float64(int16(binary.LittleEndian.Uint16(e)))
+	case "u16":
+		return float64(binary.LittleEndian.Uint16(e))
+	case "i32":
+		return float64(int32(binary.LittleEndian.Uint32(e)))
+	case "u32":
+		return float64(binary.LittleEndian.Uint32(e))
+	case "i64":
+		return float64(int64(binary.LittleEndian.Uint64(e)))
+	case "u64":
+		return float64(binary.LittleEndian.Uint64(e))
+	case "f16":
+		return float64(launch.F16ToF32(binary.LittleEndian.Uint16(e)))
+	case "bf16":
+		return float64(math.Float32frombits(uint32(binary.LittleEndian.Uint16(e)) << 16))
+	case "f32":
+		return float64(math.Float32frombits(binary.LittleEndian.Uint32(e)))
+	case "f64":
+		return math.Float64frombits(binary.LittleEndian.Uint64(e))
+	}
+	return math.NaN()
 }
 
 // intrinsicWords are the CUDA names behind PTX instructions that clang emits

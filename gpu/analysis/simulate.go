@@ -205,7 +205,7 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 		}
 	}
 	if len(req.Expect) > 0 {
-		checkExpectations(rep, req, args, res)
+		checkExpectations(ctx, rep, req, args, res)
 	}
 	rep.Hints = hints.Analyze(rep, spec)
 	file := userFile(req)
