@@ -340,10 +340,23 @@ func (k *checker) shared(w *warp, pc int32, mask uint32, addr *[32]uint64, n int
 		// Fast path for aligned 32-bit loads and stores: one word per lane,
 		// and the common outcome (nothing to report) decided in a few compares.
 		wt := int16(w.id * 32)
+		prev, same := ^uint64(0), 0
 		for m := mask; m != 0; m &= m - 1 {
 			lane := bits.TrailingZeros32(m)
 			a := addr[lane]
 			wi := a >> 2
+			if !write {
+				// A broadcast read: after two lanes of this warp have read the
+				// word in this instruction, the others add nothing the shadow
+				// can hold (it keeps two readers).
+				if wi == prev {
+					if same++; same >= 2 {
+						continue
+					}
+				} else {
+					prev, same = wi, 0
+				}
+			}
 			if a&3 != 0 || wi >= uint64(len(sh)) {
 				k.sharedSlow(w, pc, 1<<uint(lane), addr, n, read, write, atomic, fl)
 				continue
