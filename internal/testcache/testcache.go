@@ -43,6 +43,10 @@ func Do[T any](key string, compute func() (T, error)) (T, error) {
 	file := ""
 	if dir := runDir(); dir != "" {
 		file = filepath.Join(dir, key+".json")
+		// One computation per key in the run: a binary computing it holds the key's
+		// lock, another waits for it and then reads the entry.
+		unlock := lockFile(file + ".lock")
+		defer unlock()
 		if b, err := os.ReadFile(file); err == nil && json.Unmarshal(b, &v) == nil {
 			memory.Store(key, b)
 			return v, nil
