@@ -35,8 +35,18 @@ ks_install_deps() {
     # How many packages this pulls in, dependencies and recommends included.
     n=$(apt-get install -s $missing 2>/dev/null | grep -c '^Inst ' || true)
     echo "==> installing $n Debian packages (this takes a few minutes), for:$missing"
-    if ! DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q $missing >"$log" 2>&1; then
-      tail -40 "$log"; rm -f "$log"; echo "apt-get install failed"; return 1
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q $missing >"$log" 2>&1 &
+    local pid=$! t=0 rc=0
+    # A progress line every 30 s from apt's own log: packages downloaded and set up so far.
+    while kill -0 "$pid" 2>/dev/null; do
+      sleep 1; t=$((t+1))
+      if [ $((t % 30)) -eq 0 ]; then
+        echo "    ${t}s: $(grep -c '^Get:' "$log" || true) of $n downloaded, $(grep -c '^Setting up' "$log" || true) set up"
+      fi
+    done
+    wait "$pid" || rc=$?
+    if [ "$rc" -ne 0 ]; then
+      tail -40 "$log"; rm -f "$log"; echo "apt-get install failed (exit $rc)"; return 1
     fi
     rm -f "$log"
     echo "==> installed $n Debian packages"
