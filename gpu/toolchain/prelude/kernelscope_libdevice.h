@@ -1032,6 +1032,548 @@ KS_NV double __nv_nextafter(double a, double b) {
   return __builtin_bit_cast(double, u);
 }
 
+// ---- special functions (replayed in Go by mathspecial_test.go) ----
+// Each works in double with double-double corrections; the float version is the
+// double result rounded once (so it emits f64 instructions). Polynomial coefficients
+// are interpolants at Chebyshev nodes, fitted in math/big by mathbig_test.go.
+#define KS_PI_HI 3.141592653589793
+#define KS_PI_LO 1.2246467991473532e-16
+#define KS_PIO2_HI 1.5707963267948966
+#define KS_PIO2_LO 6.123233995736766e-17
+#define KS_2SQRTPI_HI 1.1283791670955126
+#define KS_2SQRTPI_LO 1.533545961316588e-17
+#define KS_RSQRT2_HI 0.7071067811865476
+#define KS_RSQRT2_LO -4.833646656726457e-17
+#define KS_SQRTPI_2 0.886226925452758
+#define KS_RSQRTPI 0.5641895835477563
+#define KS_SQRT2 1.4142135623730951
+// atan(k/8) as double-doubles (from math/big)
+static constexpr double ks_atan_hi[9] = {0, 0.12435499454676144, 0.24497866312686414, 0.35877067027057225, 0.4636476090008061,
+    0.5585993153435624, 0.6435011087932844, 0.7188299996216245, 0.7853981633974483};
+static constexpr double ks_atan_lo[9] = {0, -3.1253241424539383e-18, 1.0698755618734451e-17, -2.4623815582638635e-17, 2.2698777452961687e-17,
+    -5.4556305485916264e-18, 1.5834785051444286e-17, -2.1478388444456983e-17, 3.061616997868383e-17};
+// atan's Taylor coefficients after t: -1/15 ... -1/3, highest first
+static constexpr double ks_atanP[7] = {-0.06666666666666667, 0.07692307692307693, -0.09090909090909091, 0.1111111111111111,
+    -0.14285714285714285, 0.2, -0.3333333333333333};
+// polynomial fits (mathbig_test.go), highest power first
+static constexpr double ks_erfP[16] = {-1.964236133686805e-14, 4.2604850949292194e-13, -6.681447182476303e-12, 9.41989815178708e-11, -1.2290371081417643e-09, 1.4807184714778181e-08, -1.636584444873744e-07, 1.6462114361038428e-06, -1.4925650358343616e-05, 0.0001205533298178917, -0.0008548327023450851, 0.005223977625442188, -0.026866170645131252, 0.11283791670955126, -0.37612638903183754, 1.1283791670955126};
+static constexpr double ks_erfcx1[18] = {-1.3223499032928838e-07, 4.45144412960667e-07, -1.4237320376078968e-06, 4.542475591917575e-06, -1.408848644133205e-05, 4.237255987767501e-05, -0.00012335437449096325, 0.00034675065999351383, -0.0009385120614937002, 0.00243763736082092, -0.0060515322972083474, 0.014289198665935013, -0.03189726203968182, 0.06679054252756873, -0.1298360619948811, 0.2309581315512983, -0.3679726916557954, 0.5069376502931449};
+static constexpr double ks_erfcx2[21] = {5.5768512096422995e-11, -2.2633906949900988e-10, 8.282521943813097e-10, -3.2232218342005464e-09, 1.2325489775423483e-08, -4.59708313633249e-08, 1.675494628052676e-07, -5.960817704990839e-07, 2.0669708158872572e-06, -6.974991687692405e-06, 2.2864312210489412e-05, -7.265892219035702e-05, 0.0002233099443531609, -0.0006619300664118113, 0.0018861348770297256, -0.005145957547985019, 0.013377340953066719, -0.03293090529956264, 0.0761510398554774, -0.16362291773256007, 0.3215854164543175};
+static constexpr double ks_erfcx3[24] = {-4.790854807999966e-16, 2.530937620322843e-15, -1.03296476069403e-14, 5.281869800297876e-14, -2.7392841430636563e-13, 1.3643033588165268e-12, -6.685060361775581e-12, 3.2314480176802486e-11, -1.5377579382966578e-10, 7.198597222315457e-10, -3.3128919638723895e-09, 1.4977684839700926e-08, -6.646685456532041e-08, 2.8926667601876184e-07, -1.233367727561235e-06, 5.146436562019569e-06, -2.0989464460185537e-05, 8.35541396287413e-05, -0.00032412554449686326, 0.0012230390523768054, -0.004479431018372575, 0.015884371159871336, -0.05437226000717287, 0.17900115118138996};
+static constexpr double ks_erfcxW4[18] = {-1.1172645155671827e+10, 1.4266249738501973e+09, -1.6084755470155087e+08, 2.2312727894156843e+07, -3.252638569314122e+06, 491016.4221976093, -77929.23825782233, 13088.899703010413, -2343.399697760412, 451.42949510867106, -94.69442698421139, 21.972204371527578, -5.761704397774955, 1.7608315395824203, -0.6575783773389359, 0.32551774975812653, -0.2531516745214896, 0.5537602328010941};
+static constexpr double ks_erfcxW8[16] = {-1.7153301102159285e+10, 1.3792030723490987e+09, -1.2271568789656648e+08, 1.2008384976692766e+07, -1.2586525366879804e+06, 142514.68760674342, -17591.86708533935, 2393.1970519188944, -363.7369334499992, 62.86355839022778, -12.649685545460397, 3.063983864678758, -0.9394283464341727, 0.39686004741027675, -0.27489231101436223, 0.5617422245641448};
+
+// erfcx's asymptotic series (-1)^k (2k-1)!!/2^k w^k, w = 1/x^2, highest first
+static constexpr double ks_erfcxAsym[9] = {7918.06640625, -1055.7421875, 162.421875, -29.53125, 6.5625, -1.875, 0.75, -0.5, 1};
+
+template <int N> KS_IN double ks_horner(const double (&c)[N], double v) {
+  KS_EXACT
+  double p = c[0];
+#pragma unroll
+  for (int i = 1; i < N; i++) p = __builtin_fma(p, v, c[i]);
+  return p;
+}
+// (ch + cl) - (h + l) as a double-double; |ch| >= |h|.
+KS_IN double ks_dd_sub_from(double ch, double cl, double h, double l, double *lo) {
+  KS_EXACT
+  double s = ch - h;
+  double e = (ch - s) - h;
+  double l2 = (e + cl) - l;
+  double h2 = s + l2;
+  *lo = l2 - (h2 - s);
+  return h2;
+}
+// atan(r + rl) for 0 <= r <= 1: atan(c) + atan((r - c)/(1 + r c)), c = k/8 nearest r.
+KS_IN double ks_atan_dd(double r, double rl, double *lo) {
+  KS_EXACT
+  int k = (int)__nvvm_round_d(r * 8.0);
+  double c = (double)k * 0.125;
+  double t = r, tl = rl;
+  if (k != 0) {
+    double n = r - c;  // exact
+    double d = __builtin_fma(r, c, 1.0);
+    double de = __builtin_fma(r, c, 1.0 - d) + rl * c;
+    t = n / d;
+    tl = ((__builtin_fma(-t, d, n) + rl) - t * de) / d;
+  }
+  double z = t * t;
+  double tail = (t * z) * ks_horner(ks_atanP, z);
+  double low = (ks_atan_lo[k] + tl) + tail;
+  double s = ks_atan_hi[k] + t;
+  double e = (ks_atan_hi[k] - s) + t;
+  double l = e + low;
+  double h = s + l;
+  *lo = l - (h - s);
+  return h;
+}
+KS_IN double ks_atan(double x) {
+  KS_EXACT
+  if (x != x) return x + x;
+  double a = __builtin_fabs(x), h, l;
+  if (a <= 1.0) {
+    h = ks_atan_dd(a, 0.0, &l);
+  } else if (a == __builtin_inf()) {
+    h = KS_PIO2_HI;
+  } else {
+    double r = 1.0 / a;
+    double rl = __builtin_fma(-r, a, 1.0) / a;
+    double hh = ks_atan_dd(r, rl, &l);
+    h = ks_dd_sub_from(KS_PIO2_HI, KS_PIO2_LO, hh, l, &l);
+  }
+  return __builtin_copysign(h, x);
+}
+KS_IN double ks_atan2(double y, double x) {
+  KS_EXACT
+  if (x != x || y != y) return x + y;
+  double ax = __builtin_fabs(x), ay = __builtin_fabs(y), v;
+  if (ay == 0.0) {
+    v = __builtin_signbit(x) ? KS_PI_HI : 0.0;
+  } else if (ax == 0.0) {
+    v = KS_PIO2_HI;
+  } else if (ax == __builtin_inf()) {
+    if (ay == __builtin_inf()) v = x > 0.0 ? 0.7853981633974483 : 2.356194490192345;
+    else v = x > 0.0 ? 0.0 : KS_PI_HI;
+  } else if (ay == __builtin_inf()) {
+    v = KS_PIO2_HI;
+  } else {
+    double mn = ax < ay ? ax : ay, mx = ax < ay ? ay : ax;
+    if (mx < 0x1p-900) {
+      mn = mn * 0x1p600;
+      mx = mx * 0x1p600;
+    }
+    double r = mn / mx;
+    double rl = __builtin_fma(-r, mx, mn) / mx;
+    double l, h = ks_atan_dd(r, rl, &l);
+    if (ay > ax) h = ks_dd_sub_from(KS_PIO2_HI, KS_PIO2_LO, h, l, &l);
+    if (x < 0.0) h = ks_dd_sub_from(KS_PI_HI, KS_PI_LO, h, l, &l);
+    v = h;
+  }
+  return __builtin_copysign(v, y);
+}
+// sqrt(1 - a*a) as a double-double for 0 <= a <= 1.
+KS_IN double ks_sqrt1m(double a, double *lo) {
+  KS_EXACT
+  double a2h = a * a;
+  double a2l = __builtin_fma(a, a, -a2h);
+  double wh = 1.0 - a2h;
+  double wl = ((1.0 - wh) - a2h) - a2l;
+  if (wh == 0.0) {
+    *lo = 0.0;
+    return 0.0;
+  }
+  double sh = __nvvm_sqrt_rn_d(wh);
+  *lo = (__builtin_fma(-sh, sh, wh) + wl) / (2.0 * sh);
+  return sh;
+}
+KS_IN double ks_asin(double x) {
+  KS_EXACT
+  double a = __builtin_fabs(x);
+  if (x != x) return x + x;
+  if (a > 1.0) return __builtin_nan("");
+  double sl, sh = ks_sqrt1m(a, &sl), h, l;
+  if (a <= sh) {
+    double q = a / sh;
+    double ql = (__builtin_fma(-q, sh, a) - q * sl) / sh;
+    h = ks_atan_dd(q, ql, &l);
+  } else {
+    double q = sh / a;
+    double ql = (__builtin_fma(-q, a, sh) + sl) / a;
+    double hh = ks_atan_dd(q, ql, &l);
+    h = ks_dd_sub_from(KS_PIO2_HI, KS_PIO2_LO, hh, l, &l);
+  }
+  return __builtin_copysign(h, x);
+}
+KS_IN double ks_acos(double x) {
+  KS_EXACT
+  double a = __builtin_fabs(x);
+  if (x != x) return x + x;
+  if (a > 1.0) return __builtin_nan("");
+  double sl, sh = ks_sqrt1m(a, &sl), h, l;
+  if (sh <= a) {
+    double q = sh / a;
+    double ql = (__builtin_fma(-q, a, sh) + sl) / a;
+    h = ks_atan_dd(q, ql, &l);
+  } else {
+    double q = a / sh;
+    double ql = (__builtin_fma(-q, sh, a) - q * sl) / sh;
+    double hh = ks_atan_dd(q, ql, &l);
+    h = ks_dd_sub_from(KS_PIO2_HI, KS_PIO2_LO, hh, l, &l);
+  }
+  if (x < 0.0) h = ks_dd_sub_from(KS_PI_HI, KS_PI_LO, h, l, &l);
+  return h;
+}
+// cbrt|x| = (y + *yl) * 2^*s for finite nonzero x: Newton's method on m in [1, 8),
+// then one correction from the residual m - y^3 carried as a double-double.
+KS_IN double ks_cbrt_dd(double x, double *yl, int *s) {
+  KS_EXACT
+  double a = __builtin_fabs(x);
+  int k = 0;
+  if (__builtin_bit_cast(unsigned long long, a) < 0x0010000000000000ull) {
+    a = a * 18014398509481984.0;  // 2^54
+    k = -18;
+  }
+  unsigned long long b = __builtin_bit_cast(unsigned long long, a);
+  int e = (int)(b >> 52) - 1023;
+  int q = (e + 1200) / 3 - 400;
+  int rem = e - 3 * q;
+  double m = __builtin_bit_cast(double, (b & 0x000fffffffffffffull) | ((unsigned long long)(rem + 1023) << 52));
+  double y = 1.0 + (m - 1.0) * 0.14285714285714285;
+  for (int i = 0; i < 5; i++) y = ((2.0 * y) + m / (y * y)) * 0.3333333333333333;
+  double y2h = y * y;
+  double y2l = __builtin_fma(y, y, -y2h);
+  double y3h = y2h * y;
+  double y3l = __builtin_fma(y2h, y, -y3h) + y2l * y;
+  double r = (m - y3h) - y3l;
+  *yl = r / (3.0 * y2h);
+  *s = q + k;
+  return y;
+}
+KS_IN double ks_cbrt(double x) {
+  KS_EXACT
+  if (x == 0.0 || x != x || __builtin_fabs(x) == __builtin_inf()) return x + x;
+  double yl;
+  int s;
+  double y = ks_cbrt_dd(x, &yl, &s);
+  return __builtin_copysign(ks_scale(y + yl, s), x);
+}
+KS_IN double ks_rcbrt(double x) {
+  KS_EXACT
+  if (x != x) return x + x;
+  if (x == 0.0) return __builtin_copysign(__builtin_inf(), x);
+  if (__builtin_fabs(x) == __builtin_inf()) return __builtin_copysign(0.0, x);
+  double yl;
+  int s;
+  double y = ks_cbrt_dd(x, &yl, &s);
+  double h = y + yl;
+  double hl = yl - (h - y);
+  double inv = 1.0 / h;
+  double invl = (__builtin_fma(-inv, h, 1.0) - inv * hl) / h;
+  return __builtin_copysign(ks_scale(inv + invl, -s), x);
+}
+// sum of v[i]^2 = (s + *sl) * 4^*e, e the exponent of the largest |v[i]|; returns 1
+// in *done with the norm in *sp for infinities, NaNs and all zeros.
+KS_IN double ks_sum_squares(const double *v, int n, double *sl, int *e, int *done, double *sp) {
+  KS_EXACT
+  double m = 0.0;
+  int nan = 0;
+  *done = 1;
+  for (int i = 0; i < n; i++) {
+    double a = __builtin_fabs(v[i]);
+    if (a == __builtin_inf()) {
+      *sp = __builtin_inf();
+      return 0.0;
+    }
+    if (a != a) nan = 1;
+    m = __nvvm_fmax_d(m, a);
+  }
+  if (nan) {
+    *sp = __builtin_nan("");
+    return 0.0;
+  }
+  if (m == 0.0) {
+    *sp = 0.0;
+    return 0.0;
+  }
+  *done = 0;
+  unsigned long long b = __builtin_bit_cast(unsigned long long, m);
+  int ex = (int)(b >> 52) - 1023;
+  if (b < 0x0010000000000000ull) ex = (int)(__builtin_bit_cast(unsigned long long, m * 18014398509481984.0) >> 52) - 1023 - 54;
+  double s = 0.0, l = 0.0;
+  for (int i = 0; i < n; i++) {
+    double w = ks_scale(__builtin_fabs(v[i]), -ex);
+    double p = w * w;
+    double pl = __builtin_fma(w, w, -p);
+    double s2 = s + p;
+    double bb = s2 - s;
+    double err = (s - (s2 - bb)) + (p - bb);
+    l = l + (err + pl);
+    s = s2;
+  }
+  *sl = l;
+  *e = ex;
+  return s;
+}
+KS_IN double ks_norm(const double *v, int n) {
+  KS_EXACT
+  double sl, sp;
+  int e, done;
+  double s = ks_sum_squares(v, n, &sl, &e, &done, &sp);
+  if (done) return sp;
+  double h = __nvvm_sqrt_rn_d(s);
+  double hl = (__builtin_fma(-h, h, s) + sl) / (2.0 * h);
+  return ks_scale(h + hl, e);
+}
+KS_IN double ks_rnorm(const double *v, int n) {
+  KS_EXACT
+  double sl, sp;
+  int e, done;
+  double s = ks_sum_squares(v, n, &sl, &e, &done, &sp);
+  if (done) return 1.0 / sp;
+  double y = 1.0 / __nvvm_sqrt_rn_d(s);
+  double y2h = y * y;
+  double y2l = __builtin_fma(y, y, -y2h);
+  double mh = s * y2h;
+  double ml = (__builtin_fma(s, y2h, -mh) + s * y2l) + sl * y2h;
+  double d = (1.0 - mh) - ml;
+  y = __builtin_fma(y * 0.5, d, y);
+  return ks_scale(y, -e);
+}
+// sin(pi x) and cos(pi x): x = n/2 + r exactly, |r| <= 1/4, pi*r as a double-double.
+KS_IN void ks_sincospi(double x, double *so, double *co) {
+  KS_EXACT
+  if (x != x || __builtin_fabs(x) == __builtin_inf()) {
+    *so = x - x;
+    *co = x - x;
+    return;
+  }
+  double a = __builtin_fabs(x);
+  if (a >= 0x1p53) {
+    *so = __builtin_copysign(0.0, x);
+    *co = 1.0;
+    return;
+  }
+  double n = __nvvm_round_d(a * 2.0);
+  double r = a - n * 0.5;
+  int ni = (int)(long long)n & 3;
+  double ph = r * KS_PI_HI;
+  double pl = __builtin_fma(r, KS_PI_HI, -ph) + r * KS_PI_LO;
+  double sp = __builtin_fma(pl, __builtin_fma(-0.5 * ph, ph, 1.0), ks_sin_kernel(ph));
+  double cp = __builtin_fma(-pl, ph, ks_cos_kernel(ph));
+  double s, c;
+  if (ni == 0) { s = sp; c = cp; }
+  else if (ni == 1) { s = cp; c = -sp; }
+  else if (ni == 2) { s = -sp; c = -cp; }
+  else { s = -cp; c = sp; }
+  if (s == 0.0) s = 0.0;
+  if (c == 0.0) c = 0.0;
+  if (x < 0.0) s = -s;
+  *so = s;
+  *co = c;
+}
+// m * e^(h + l), rounded once after the polynomial.
+KS_IN double ks_exp_mul_dd(double h, double l, double m) {
+  KS_EXACT
+  if (h != h) return h;
+  if (h > 709.782712893384) return __builtin_inf();
+  if (h < -745.1332191019412) return 0.0;
+  double j = __nvvm_round_d(h * 1.4426950408889634);
+  double r = __builtin_fma(j, -0.6931471805599453, h);
+  r = r + l;
+  r = __builtin_fma(j, -2.3190468138462996e-17, r);
+  return ks_scale(__builtin_fma(m, ks_expm1_kernel(r), m), (int)j);
+}
+// erf x for |x| < 1: x * P(x^2), the constant term 2/sqrt(pi) as a double-double.
+KS_IN double ks_erf_small(double x) {
+  KS_EXACT
+  double z = x * x;
+  double p = ks_erfP[0];
+#pragma unroll
+  for (int i = 1; i < 15; i++) p = __builtin_fma(p, z, ks_erfP[i]);
+  double tail = z * p;
+  return __builtin_fma(x, KS_2SQRTPI_HI, x * (KS_2SQRTPI_LO + tail));
+}
+// e^(x^2) erfc x for x >= 0, piecewise polynomials (in 1/x^2 from 4 on).
+KS_IN double ks_erfcx_pos(double x) {
+  KS_EXACT
+  if (x < 0.5) return (1.0 - ks_erf_small(x)) * ks_exp(x * x);
+  if (x < 1.0) return ks_horner(ks_erfcx1, x - 0.75);
+  if (x < 2.0) return ks_horner(ks_erfcx2, x - 1.5);
+  if (x < 4.0) return ks_horner(ks_erfcx3, x - 3.0);
+  if (x < 8.0) {
+    double w = 1.0 / (x * x);
+    return ks_horner(ks_erfcxW4, w - 0.0390625) / x;
+  }
+  if (x < 28.0) {
+    double w = 1.0 / (x * x);
+    return ks_horner(ks_erfcxW8, w - 0.0087890625) / x;
+  }
+  double w = (1.0 / x) / x;
+  return (KS_RSQRTPI * ks_horner(ks_erfcxAsym, w)) / x;
+}
+KS_IN double ks_erfc_pos(double x) {  // x >= 0.5
+  KS_EXACT
+  if (x >= 28.0) return 0.0;
+  double sq = x * x;
+  double sql = __builtin_fma(x, x, -sq);
+  return ks_exp_mul_dd(-sq, -sql, ks_erfcx_pos(x));
+}
+KS_IN double ks_erf(double x) {
+  KS_EXACT
+  if (x != x) return x + x;
+  double a = __builtin_fabs(x);
+  if (a < 1.0) return ks_erf_small(x);
+  if (a < 6.0) return __builtin_copysign(1.0 - ks_erfc_pos(a), x);
+  return __builtin_copysign(1.0, x);
+}
+KS_IN double ks_erfc(double x) {
+  KS_EXACT
+  if (x != x) return x + x;
+  if (x >= 0.5) return ks_erfc_pos(x);
+  if (x > -0.5) return 1.0 - ks_erf_small(x);
+  if (x > -6.0) return 2.0 - ks_erfc_pos(-x);
+  return 2.0;
+}
+KS_IN double ks_erfcx(double x) {
+  KS_EXACT
+  if (x != x) return x + x;
+  if (x >= 0.0) return ks_erfcx_pos(x);
+  if (x > -0.5) return (1.0 - ks_erf_small(x)) * ks_exp(x * x);
+  if (x < -26.7) return __builtin_inf();
+  double a = -x;
+  double sq = a * a;
+  double sql = __builtin_fma(a, a, -sq);
+  return ks_exp_mul_dd(sq, sql, 2.0) - ks_erfcx_pos(a);
+}
+// erf x = a for 0 <= a <= 0.5 by Newton's method.
+KS_IN double ks_erfinv_small(double a) {
+  KS_EXACT
+  double x = (a * KS_SQRTPI_2) * (1.0 + (a * a) * 0.2617993877991494);
+  for (int i = 0; i < 5; i++) {
+    double d = ks_erf_small(x) - a;
+    x = x - d * (KS_SQRTPI_2 * ks_exp(x * x));
+  }
+  return x;
+}
+// erfc x = z for 0 < z <= 0.5: Newton's method on log erfc x = -x^2 + log erfcx x.
+KS_IN double ks_erfcinv_small(double z) {
+  KS_EXACT
+  double ll, lh = ks_log_dd(z, &ll);
+  double L = -lh;
+  double sl = __nvvm_sqrt_rn_d(L);
+  double x = __nvvm_sqrt_rn_d(L - ks_log(sl * 1.772453850905516));
+  for (int i = 0; i < 5; i++) {
+    double sq = x * x;
+    double sql = __builtin_fma(x, x, -sq);
+    double E = ks_erfcx_pos(x);
+    double f = (((-sq - lh) - sql) - ll) + ks_log(E);
+    x = x + f * (KS_SQRTPI_2 * E);
+  }
+  return x;
+}
+KS_IN double ks_erfinv(double y) {
+  KS_EXACT
+  double a = __builtin_fabs(y);
+  if (y != y) return y + y;
+  if (a > 1.0) return __builtin_nan("");
+  if (a == 1.0) return __builtin_copysign(__builtin_inf(), y);
+  if (a == 0.0) return y;
+  if (a <= 0.5) return __builtin_copysign(ks_erfinv_small(a), y);
+  return __builtin_copysign(ks_erfcinv_small(1.0 - a), y);
+}
+KS_IN double ks_erfcinv(double z) {
+  KS_EXACT
+  if (z != z) return z + z;
+  if (z < 0.0 || z > 2.0) return __builtin_nan("");
+  if (z == 0.0) return __builtin_inf();
+  if (z == 2.0) return -__builtin_inf();
+  if (z > 1.0) {
+    double w = 2.0 - z;
+    if (w > 0.5) return -ks_erfinv_small(1.0 - w);
+    return -ks_erfcinv_small(w);
+  }
+  if (z >= 0.5) {
+    if (z == 1.0) return 0.0;
+    return ks_erfinv_small(1.0 - z);
+  }
+  return ks_erfcinv_small(z);
+}
+// normcdf x = erfc(u)/2, u = -x/sqrt(2) carried as a double-double.
+KS_IN double ks_normcdf(double x) {
+  KS_EXACT
+  if (x != x) return x + x;
+  double uh = x * -KS_RSQRT2_HI;
+  double ul = __builtin_fma(x, -KS_RSQRT2_HI, -uh) + x * -KS_RSQRT2_LO;
+  if (uh >= 28.0) return 0.0;
+  if (uh >= 0.5) {
+    double E = ks_erfcx_pos(uh);
+    double Ec = __builtin_fma(ul, ((2.0 * uh) * E) - KS_2SQRTPI_HI, E);
+    double sq = uh * uh;
+    double sql = __builtin_fma(uh, uh, -sq) + (2.0 * uh) * ul;
+    return ks_exp_mul_dd(-sq, -sql, 0.5 * Ec);
+  }
+  if (uh > -0.5) return 0.5 - 0.5 * ks_erf_small(uh);
+  if (uh > -6.0) return 1.0 - 0.5 * ks_erfc_pos(-uh);
+  return 1.0;
+}
+KS_IN double ks_normcdfinv(double p) {
+  KS_EXACT
+  if (p != p) return p + p;
+  if (p < 0.0 || p > 1.0) return __builtin_nan("");
+  if (p == 0.0) return -__builtin_inf();
+  if (p == 1.0) return __builtin_inf();
+  return -KS_SQRT2 * ks_erfcinv(2.0 * p);
+}
+// ---- end of special functions ----
+
+KS_NV float __nv_atanf(float a) { return (float)ks_atan((double)a); }
+KS_NV double __nv_atan(double a) { return ks_atan(a); }
+KS_NV float __nv_asinf(float a) { return (float)ks_asin((double)a); }
+KS_NV double __nv_asin(double a) { return ks_asin(a); }
+KS_NV float __nv_acosf(float a) { return (float)ks_acos((double)a); }
+KS_NV double __nv_acos(double a) { return ks_acos(a); }
+KS_NV float __nv_cbrtf(float a) { return (float)ks_cbrt((double)a); }
+KS_NV double __nv_cbrt(double a) { return ks_cbrt(a); }
+KS_NV float __nv_rcbrtf(float a) { return (float)ks_rcbrt((double)a); }
+KS_NV double __nv_rcbrt(double a) { return ks_rcbrt(a); }
+KS_NV float __nv_erff(float a) { return (float)ks_erf((double)a); }
+KS_NV double __nv_erf(double a) { return ks_erf(a); }
+KS_NV float __nv_erfcf(float a) { return (float)ks_erfc((double)a); }
+KS_NV double __nv_erfc(double a) { return ks_erfc(a); }
+KS_NV float __nv_erfcxf(float a) { return (float)ks_erfcx((double)a); }
+KS_NV double __nv_erfcx(double a) { return ks_erfcx(a); }
+KS_NV float __nv_erfinvf(float a) { return (float)ks_erfinv((double)a); }
+KS_NV double __nv_erfinv(double a) { return ks_erfinv(a); }
+KS_NV float __nv_erfcinvf(float a) { return (float)ks_erfcinv((double)a); }
+KS_NV double __nv_erfcinv(double a) { return ks_erfcinv(a); }
+KS_NV float __nv_normcdff(float a) { return (float)ks_normcdf((double)a); }
+KS_NV double __nv_normcdf(double a) { return ks_normcdf(a); }
+KS_NV float __nv_normcdfinvf(float a) { return (float)ks_normcdfinv((double)a); }
+KS_NV double __nv_normcdfinv(double a) { return ks_normcdfinv(a); }
+KS_NV float __nv_atan2f(float y, float x) { return (float)ks_atan2((double)y, (double)x); }
+KS_NV double __nv_atan2(double y, double x) { return ks_atan2(y, x); }
+KS_NV double __nv_sinpi(double a) { double s, c; ks_sincospi(a, &s, &c); return s; }
+KS_NV double __nv_cospi(double a) { double s, c; ks_sincospi(a, &s, &c); return c; }
+KS_NV void __nv_sincospi(double a, double *s, double *c) { ks_sincospi(a, s, c); }
+KS_NV float __nv_sinpif(float a) { double s, c; ks_sincospi((double)a, &s, &c); return (float)s; }
+KS_NV float __nv_cospif(float a) { double s, c; ks_sincospi((double)a, &s, &c); return (float)c; }
+KS_NV void __nv_sincospif(float a, float *s, float *c) {
+  double sd, cd;
+  ks_sincospi((double)a, &sd, &cd);
+  *s = (float)sd;
+  *c = (float)cd;
+}
+KS_NV double __nv_hypot(double a, double b) { double v[2] = {a, b}; return ks_norm(v, 2); }
+KS_NV double __nv_rhypot(double a, double b) { double v[2] = {a, b}; return ks_rnorm(v, 2); }
+KS_NV double __nv_norm3d(double a, double b, double c) { double v[3] = {a, b, c}; return ks_norm(v, 3); }
+KS_NV double __nv_rnorm3d(double a, double b, double c) { double v[3] = {a, b, c}; return ks_rnorm(v, 3); }
+KS_NV double __nv_norm4d(double a, double b, double c, double d) { double v[4] = {a, b, c, d}; return ks_norm(v, 4); }
+KS_NV double __nv_rnorm4d(double a, double b, double c, double d) { double v[4] = {a, b, c, d}; return ks_rnorm(v, 4); }
+KS_NV float __nv_rhypotf(float a, float b) { double v[2] = {a, b}; return (float)ks_rnorm(v, 2); }
+KS_NV float __nv_norm3df(float a, float b, float c) { double v[3] = {a, b, c}; return (float)ks_norm(v, 3); }
+KS_NV float __nv_rnorm3df(float a, float b, float c) { double v[3] = {a, b, c}; return (float)ks_rnorm(v, 3); }
+KS_NV float __nv_norm4df(float a, float b, float c, float d) { double v[4] = {a, b, c, d}; return (float)ks_norm(v, 4); }
+KS_NV float __nv_rnorm4df(float a, float b, float c, float d) { double v[4] = {a, b, c, d}; return (float)ks_rnorm(v, 4); }
+KS_NV double __nv_norm(int n, const double *v) { return ks_norm(v, n); }
+KS_NV double __nv_rnorm(int n, const double *v) { return ks_rnorm(v, n); }
+KS_NV float __nv_normf(int n, const float *v) {
+  KS_EXACT
+  double s = 0.0;
+  for (int i = 0; i < n; i++) {
+    if (__builtin_fabsf(v[i]) == __builtin_inff()) return __builtin_inff();
+    s = __builtin_fma((double)v[i], (double)v[i], s);
+  }
+  return (float)__nvvm_sqrt_rn_d(s);
+}
+KS_NV float __nv_rnormf(int n, const float *v) {
+  KS_EXACT
+  double s = 0.0;
+  for (int i = 0; i < n; i++) {
+    if (__builtin_fabsf(v[i]) == __builtin_inff()) return 0.0f;
+    s = __builtin_fma((double)v[i], (double)v[i], s);
+  }
+  return (float)(1.0 / __nvvm_sqrt_rn_d(s));
+}
+
 #undef KS_NV
 #undef KS_IN
 #undef KS_EXACT
