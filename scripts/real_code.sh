@@ -10,26 +10,36 @@
 # or generated goes to build/realcode/ (ignored by git): third-party source is never committed.
 # The nvcc-PTX path needs build/realcode/h200/ptx/ from a device run (the PTX is derived from the
 # third-party code, so only its sha256 is stored in testdata/realcode/h200/results.json).
+# CHECKS is kernelscope run's --check value (default all: race, init, sync and order).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MIRROR=${MIRROR:-/work/.mirror}
 KS=${KS:-build/kernelscope}
 JOBS=${JOBS:-2}
+CHECKS=${CHECKS:-all}
 go build -o build/realcode/realcode ./scripts/realcode
 RC=build/realcode/realcode
 $RC prepare -mirror "$MIRROR"
 if [ "${1:-}" = "--device" ]; then
   cat <<'TXT'
 Device step (the H200 machine cannot reach the mirror, so the extracted sources travel with the tree):
-  run(command="bash scripts/realcode/device.sh", carry=["build/realcode/device"])
-then unpack what came back and store the ground truth:
+  run(command="bash scripts/realcode/device.sh && bash scripts/realcode/sanitize.sh",
+      carry=["build/realcode/device"])
+(device.sh: buffers, PTX, ncu; sanitize.sh: compute-sanitizer racecheck and synccheck on every
+kernel, memcheck and initcheck on those named in FULL="id id"). Then unpack and store:
   mkdir -p build/realcode/h200 && cat FILES_AT/realcode_h200.tgz.part-* | tar xzf - -C build/realcode/h200
   build/realcode/realcode ingest
-and rerun this script without --device.
+  mkdir -p build/realcode/h200_sanitizer && tar xzf FILES_AT/realcode_sanitizer.tgz -C build/realcode/h200_sanitizer
+  build/realcode/realcode ingest-sanitizer -raw build/realcode/h200_sanitizer
+One kernel only: copy its src/harness/data files into build/realcode/device_one/, carry that,
+run RC_DEVICE=build/realcode/device_one bash scripts/realcode/device.sh, unpack into another folder
+and `build/realcode/realcode ingest -only ID -raw THAT_FOLDER` (merged into the stored results;
+copy its ptx/ID.ptx into build/realcode/h200/ptx/).
+Then rerun this script without --device.
 TXT
   exit 0
 fi
-[ -x "$KS" ] || go build -o "$KS" .
-$RC local -kernelscope "$KS" -j "$JOBS"
+go build -o "$KS" .
+$RC local -kernelscope "$KS" -j "$JOBS" -check "$CHECKS"
 $RC report
 echo "wrote docs/real-code.md"

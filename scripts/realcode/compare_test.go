@@ -135,3 +135,68 @@ func TestExtractSource(t *testing.T) {
 		t.Fatal("range past the end accepted")
 	}
 }
+
+func TestParseSanitizerLog(t *testing.T) {
+	log := `========= COMPUTE-SANITIZER
+========= Warning: (Warp Level Programming) Potential RAW hazard detected at __shared__ 0x40 in block (1,0,0) :
+=========     Write Thread (16,0,0) at k(int *)+0x380 in k.cu:36
+=========     Read Thread (0,0,0) at k(int *)+0x3a0 in k.cu:37
+=========     Current Value : 7
+=========         Host Frame: main [0x928c] in k
+========= 
+========= Warning: (Warp Level Programming) Potential RAW hazard detected at __shared__ 0x44 in block (2,0,0) :
+=========     Write Thread (17,0,0) at k(int *)+0x380 in k.cu:36
+=========     Read Thread (1,0,0) at k(int *)+0x3a0 in k.cu:37
+========= 
+========= Invalid __shared__ read of size 8 bytes
+=========     at void k2<(int)256>(const float *)+0x650 in k.cu:59
+=========     by thread (8,0,0) in block (8,0,0)
+=========     Access to 0x440 is out of bounds
+========= RACECHECK SUMMARY: 2 hazards displayed (0 errors, 2 warnings)
+exit 0
+`
+	got := ParseSanitizerLog(log)
+	want := []string{
+		"Warning: (Warp Level Programming) Potential RAW hazard detected at write k.cu:36 / read k.cu:37",
+		"Invalid __shared__ read of size 8 bytes at k.cu:59",
+	}
+	if got.Exit != 0 || got.Summary != "RACECHECK SUMMARY: 2 hazards displayed (0 errors, 2 warnings)" {
+		t.Errorf("exit %d summary %q", got.Exit, got.Summary)
+	}
+	if strings.Join(got.Findings, "\n") != strings.Join(want, "\n") {
+		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got.Findings, "\n"), strings.Join(want, "\n"))
+	}
+	clean := ParseSanitizerLog("========= COMPUTE-SANITIZER\n========= ERROR SUMMARY: 0 errors\nexit 0\n")
+	st := &SanitizerTruth{Kernels: map[string]map[string]*ToolTruth{"a": {"memcheck": clean}, "b": {"racecheck": got}}}
+	if st.Flagged("a") != "" || !strings.Contains(st.Flagged("b"), "k.cu:59") {
+		t.Errorf("Flagged: a %q, b %q", st.Flagged("a"), st.Flagged("b"))
+	}
+}
+
+func TestLaunchSpecSyntax(t *testing.T) {
+	k := &Kernel{ID: "x", Name: "k<256>", Grid: [3]int{4, 2, 1}, Block: [3]int{32, 8, 1}, Shmem: 1024}
+	for _, s := range []string{"a:f32x4[8]=zeros", "n:i32=8"} {
+		a, err := ParseArg(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k.Args = append(k.Args, a)
+	}
+	sym, _ := ParseArg("c:f32[4]=ones")
+	k.Symbols = []Arg{sym}
+	if got, want := LaunchSpec(k, "/d", true), `k<256><<<dim3(4, 2, 1), dim3(32, 8, 1), 1024>>>(a=file("/d/x.a.in.bin"):f32, n=8)`; got != want {
+		t.Errorf("named:\n got %s\nwant %s", got, want)
+	}
+	if got, want := LaunchSpec(k, "/d", false), `k<256><<<dim3(4, 2, 1), dim3(32, 8, 1), 1024>>>(file("/d/x.a.in.bin"):f32, 8)`; got != want {
+		t.Errorf("positional:\n got %s\nwant %s", got, want)
+	}
+	if got := SymbolSpecs(k, "/d"); len(got) != 1 || got[0] != `c=file("/d/x.c.in.bin"):f32` {
+		t.Errorf("symbols %q", got)
+	}
+	if got := InstanceLine(k); !strings.HasPrefix(got, "static void *rc_instance = (void *)&k<256>;") {
+		t.Errorf("instance line %q", got)
+	}
+	if InstanceLine(&Kernel{Name: "plain"}) != "" {
+		t.Error("a plain kernel got an instance line")
+	}
+}

@@ -4,7 +4,7 @@
 # that folder was carried over. Writes into $OUT: the kernels' output buffers, nvcc's PTX, ncu's
 # counters, logs; packed as realcode_h200.tgz.part-* (each < 16 MiB).
 set -u
-R=build/realcode/device
+R=${RC_DEVICE:-build/realcode/device}  # RC_DEVICE: a folder with a subset of the kernels
 O=${OUT:?}
 W=$(mktemp -d)
 mkdir -p "$W/bin" "$W/out" "$W/ptx" "$W/log" "$W/ncuout"

@@ -95,9 +95,10 @@ int main(int argc, char **argv) {
 	return b.String()
 }
 
-// LaunchSpec is the launch in KernelScope's syntax for `kernelscope run --launch`:
-// NAME(arg=file("DIR/ID.arg.in.bin"):type, n=1000), and ' with SYM=file(...)' for __constant__ symbols.
-// With named false the arguments are positional (nvcc's PTX has no parameter names).
+// LaunchSpec is the launch in KernelScope's syntax for `kernelscope run --launch`, with the
+// launch configuration in CUDA's syntax: NAME<<<dim3(gx, gy, gz), dim3(bx, by, bz), SHMEM>>>(
+// arg=file("DIR/ID.arg.in.bin"):type, n=1000). With named false the arguments are positional
+// (nvcc's PTX has no parameter names).
 func LaunchSpec(k *Kernel, dataDir string, named bool) string {
 	var p []string
 	for _, a := range k.Args {
@@ -111,15 +112,28 @@ func LaunchSpec(k *Kernel, dataDir string, named bool) string {
 			p = append(p, prefix(a, named)+a.Value)
 		}
 	}
-	s := k.Name + "(" + strings.Join(p, ", ") + ")"
-	if len(k.Symbols) > 0 {
-		var w []string
-		for _, a := range k.Symbols {
-			w = append(w, fmt.Sprintf("%s=file(%q):%s", a.Name, dataDir+"/"+k.ID+"."+a.Name+".in.bin", a.Type))
-		}
-		s += " with " + strings.Join(w, ", ")
+	return fmt.Sprintf("%s<<<dim3(%d, %d, %d), dim3(%d, %d, %d), %d>>>(%s)", k.Name,
+		k.Grid[0], k.Grid[1], k.Grid[2], k.Block[0], k.Block[1], k.Block[2], k.Shmem, strings.Join(p, ", "))
+}
+
+// SymbolSpecs are the `kernelscope run --symbol` values that set the kernel's __constant__
+// symbols: SYM=file("DIR/ID.SYM.in.bin"):type, as the harness's cudaMemcpyToSymbol does.
+func SymbolSpecs(k *Kernel, dataDir string) []string {
+	var s []string
+	for _, a := range k.Symbols {
+		s = append(s, fmt.Sprintf("%s=file(%q):%s", a.Name, dataDir+"/"+k.ID+"."+a.Name+".in.bin", a.Type))
 	}
 	return s
+}
+
+// InstanceLine is, for a template kernel (NAME<args>), a line of ours appended to the extracted
+// source that instantiates the launched specialisation, as the original host code's launch
+// does; "" for other kernels. A cell that holds only the template defines no kernel without it.
+func InstanceLine(k *Kernel) string {
+	if !strings.Contains(k.Name, "<") {
+		return ""
+	}
+	return fmt.Sprintf("static void *rc_instance = (void *)&%s; // ours: the specialisation the host code launches\n", k.Name)
 }
 
 func prefix(a Arg, named bool) string {

@@ -78,15 +78,28 @@ func readKV(path string) (map[string]string, error) {
 	return m, s.Err()
 }
 
-// Ingest turns the device's unpacked results (raw) into testdata/realcode/h200.
-func Ingest(m *Manifest, raw, data, h200 string) error {
+// Ingest turns the device's unpacked results (raw) into testdata/realcode/h200. With only set,
+// raw holds a device run of that one kernel (RC_DEVICE=a subset folder), merged into the stored
+// results; the toolkit and GPU versions must then be those of the stored run.
+func Ingest(m *Manifest, raw, data, h200, only string) error {
 	t := &Truth{Command: "bash scripts/real_code.sh --device (runs scripts/realcode/device.sh on the H200)", Kernels: map[string]*KernelTruth{}}
+	if only != "" {
+		old, err := LoadTruth(h200)
+		if err != nil {
+			return fmt.Errorf("ingest -only %s: %w", only, err)
+		}
+		t = old
+	}
+	nvcc, gpu := t.NVCC, t.GPU
 	if b, err := os.ReadFile(filepath.Join(raw, "nvcc_version.txt")); err == nil {
 		l := strings.Split(strings.TrimSpace(string(b)), "\n")
 		t.NVCC = l[len(l)-2]
 	}
 	if b, err := os.ReadFile(filepath.Join(raw, "gpu.txt")); err == nil {
 		t.GPU = strings.TrimSpace(string(b))
+	}
+	if only != "" && (t.NVCC != nvcc || t.GPU != gpu) {
+		return fmt.Errorf("ingest -only %s: this run's toolkit/GPU (%s; %s) differ from the stored run's (%s; %s): remake them all", only, t.NVCC, t.GPU, nvcc, gpu)
 	}
 	outSHA, err := readKV(filepath.Join(raw, "out_sha256.txt"))
 	if err != nil {
@@ -126,6 +139,9 @@ func Ingest(m *Manifest, raw, data, h200 string) error {
 	}
 	for i := range m.Kernels {
 		k := &m.Kernels[i]
+		if only != "" && k.ID != only {
+			continue
+		}
 		kt := &KernelTruth{Buffers: map[string]BufferTruth{}}
 		t.Kernels[k.ID] = kt
 		clog, _ := os.ReadFile(filepath.Join(raw, "log", k.ID+".compile.txt"))

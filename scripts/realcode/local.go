@@ -11,16 +11,25 @@ import (
 	"sync"
 )
 
-// ksArgs is the `kernelscope run` command line of one kernel on one source (CUDA or PTX).
-func ksArgs(k *Kernel, dataDir, dumpDir, source string) []string {
-	a := []string{"run", "--arch", "sm_90", "--compiler", "clang", "--json", "--timing", "on", "--dump", dumpDir,
-		"--grid", fmt.Sprintf("%d,%d,%d", k.Grid[0], k.Grid[1], k.Grid[2]),
-		"--block", fmt.Sprintf("%d,%d,%d", k.Block[0], k.Block[1], k.Block[2])}
-	if k.Shmem > 0 {
-		a = append(a, "--dynamic-smem", fmt.Sprint(k.Shmem))
+// ksArgs is the `kernelscope run` command line of one kernel on one source (CUDA or PTX). The
+// grid, block and dynamic shared bytes travel in the launch (NAME<<<g, b, shmem>>>(...)), the
+// __constant__ symbols as --symbol, and checks ("" when the binary has no --check) as --check.
+func ksArgs(k *Kernel, dataDir, dumpDir, source, checks string) []string {
+	a := []string{"run", "--arch", "sm_90", "--compiler", "clang", "--json", "--timing", "on", "--dump", dumpDir}
+	if checks != "" {
+		a = append(a, "--check", checks)
+	}
+	for _, s := range SymbolSpecs(k, dataDir) {
+		a = append(a, "--symbol", s)
 	}
 	// nvcc's PTX keeps no parameter names, so the PTX path passes the arguments by position
 	return append(a, "--launch", LaunchSpec(k, dataDir, !strings.HasSuffix(source, ".ptx")), source)
+}
+
+// hasFlag says whether `ks run --help` names flag (the sanitizer's --check may not be built in).
+func hasFlag(ctx context.Context, ks, flag string) bool {
+	out, _ := exec.CommandContext(ctx, ks, "run", "--help").CombinedOutput()
+	return bytes.Contains(out, []byte(flag+" "))
 }
 
 // runKS runs kernelscope and keeps stdout, stderr and the exit status under base.{json,err,rc}.
@@ -62,17 +71,25 @@ func shellJoin(args []string) string {
 }
 
 // Local runs kernelscope for every kernel: the clang path on the extracted CUDA (parse, then
-// run), and the nvcc-PTX path on the H200 machine's PTX when it is present.
-func Local(ctx context.Context, m *Manifest, ks, out, only string, jobs int) error {
+// run; a template kernel also as extracted without our instantiation line, under clang_strict),
+// and the nvcc-PTX path on the H200 machine's PTX when it is present. checks is --check's value.
+func Local(ctx context.Context, m *Manifest, ks, out, only, checks string, jobs int) error {
 	abs, err := filepath.Abs(out)
 	if err != nil {
 		return err
 	}
 	dataDir := filepath.Join(abs, "device", "data")
-	for _, d := range []string{"local/clang", "local/nvcc"} {
+	for _, d := range []string{"local/clang", "local/clang_strict", "local/nvcc", "local/src"} {
 		if err := os.MkdirAll(filepath.Join(abs, d), 0o755); err != nil {
 			return err
 		}
+	}
+	if checks != "" && !hasFlag(ctx, ks, "--check") {
+		fmt.Fprintf(os.Stderr, "realcode: %s run has no --check: the sanitizer's findings are not recorded\n", ks)
+		checks = ""
+	}
+	if err := os.WriteFile(filepath.Join(abs, "local", "checks.txt"), []byte(checks+"\n"), 0o644); err != nil {
+		return err
 	}
 	if jobs < 1 {
 		jobs = 1
@@ -91,7 +108,7 @@ func Local(ctx context.Context, m *Manifest, ks, out, only string, jobs int) err
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			err := localOne(ctx, k, ks, abs, dataDir)
+			err := localOne(ctx, k, ks, abs, dataDir, checks)
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil && firstErr == nil {
@@ -104,24 +121,45 @@ func Local(ctx context.Context, m *Manifest, ks, out, only string, jobs int) err
 	return firstErr
 }
 
-func localOne(ctx context.Context, k *Kernel, ks, abs, dataDir string) error {
-	src := filepath.Join(abs, "device", "src", k.ID+".cu")
+// clearRun removes what an earlier run left under base.
+func clearRun(base string) {
+	os.RemoveAll(base + ".dump")
+	for _, suffix := range []string{".json", ".err", ".rc", ".cmd", ".parse.json", ".parse.err", ".parse.rc", ".parse.cmd"} {
+		os.Remove(base + suffix)
+	}
+}
+
+func localOne(ctx context.Context, k *Kernel, ks, abs, dataDir, checks string) error {
+	orig := filepath.Join(abs, "device", "src", k.ID+".cu")
+	src := orig
+	if line := InstanceLine(k); line != "" {
+		b, err := os.ReadFile(orig)
+		if err != nil {
+			return err
+		}
+		src = filepath.Join(abs, "local", "src", k.ID+".cu")
+		if err := os.WriteFile(src, append(b, line...), 0o644); err != nil {
+			return err
+		}
+		strict := filepath.Join(abs, "local", "clang_strict", k.ID)
+		clearRun(strict)
+		if err := runKS(ctx, ks, ksArgs(k, dataDir, strict+".dump", orig, checks), strict); err != nil {
+			return err
+		}
+	}
 	cl := filepath.Join(abs, "local", "clang", k.ID)
+	clearRun(cl)
 	if err := runKS(ctx, ks, []string{"parse", "--json", "--compiler", "clang", "--arch", "sm_90", src}, cl+".parse"); err != nil {
 		return err
 	}
-	os.RemoveAll(cl + ".dump")
-	if err := runKS(ctx, ks, ksArgs(k, dataDir, cl+".dump", src), cl); err != nil {
+	if err := runKS(ctx, ks, ksArgs(k, dataDir, cl+".dump", src, checks), cl); err != nil {
 		return err
 	}
 	ptx := filepath.Join(abs, "h200", "ptx", k.ID+".ptx")
 	nv := filepath.Join(abs, "local", "nvcc", k.ID)
-	os.RemoveAll(nv + ".dump")
-	for _, suffix := range []string{".json", ".err", ".rc", ".cmd"} {
-		os.Remove(nv + suffix)
-	}
+	clearRun(nv)
 	if st, err := os.Stat(ptx); err == nil && st.Size() > 0 {
-		return runKS(ctx, ks, ksArgs(k, dataDir, nv+".dump", ptx), nv)
+		return runKS(ctx, ks, ksArgs(k, dataDir, nv+".dump", ptx, checks), nv)
 	}
 	return nil
 }

@@ -21,7 +21,7 @@ func main() {
 
 func run(ctx context.Context, args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: realcode prepare|local|ingest|report [flags]")
+		return fmt.Errorf("usage: realcode prepare|local|ingest|ingest-sanitizer|report [flags]")
 	}
 	fs := flag.NewFlagSet(args[0], flag.ContinueOnError)
 	manifest := fs.String("manifest", "testdata/realcode/manifest.json", "the manifest")
@@ -31,8 +31,9 @@ func run(ctx context.Context, args []string) error {
 	h200 := fs.String("h200", "testdata/realcode/h200", "the stored H200 ground truth")
 	raw := fs.String("raw", "build/realcode/h200", "the unpacked device results (ingest)")
 	doc := fs.String("doc", "docs/real-code.md", "the report to write")
-	only := fs.String("only", "", "run only the kernel with this id (local)")
+	only := fs.String("only", "", "only the kernel with this id (local; ingest: merge a one-kernel device run)")
 	jobs := fs.Int("j", 2, "kernels run at the same time (local)")
+	checks := fs.String("check", "all", "kernelscope run --check value: the sanitizer's checks (local)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
@@ -44,11 +45,13 @@ func run(ctx context.Context, args []string) error {
 	case "prepare":
 		return Prepare(m, *mirror, *out+"/device")
 	case "local":
-		return Local(ctx, m, *ks, *out, *only, *jobs)
+		return Local(ctx, m, *ks, *out, *only, *checks, *jobs)
 	case "ingest":
-		return Ingest(m, *raw, *out+"/device/data", *h200)
+		return Ingest(m, *raw, *out+"/device/data", *h200, *only)
+	case "ingest-sanitizer":
+		return IngestSanitizer(*raw, *h200)
 	case "report":
 		return Report(m, *out, *h200, *raw, *doc)
 	}
-	return fmt.Errorf("unknown command %q: want prepare, local, ingest or report", args[0])
+	return fmt.Errorf("unknown command %q: want prepare, local, ingest, ingest-sanitizer or report", args[0])
 }

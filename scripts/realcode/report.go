@@ -26,14 +26,40 @@ type PathResult struct {
 	CountersD []string
 	HasNCU    bool
 	CycErr    float64 // (model-measured)/measured; NaN when absent
+	KCycErr   float64 // the same without the launch: (cycles-launch)/(ncu cycles-launch); NaN when absent
+	Fault     bool    // KernelScope stopped on an access the H200 also faulted on
+	Findings  []string
+	Checked   bool // the run had the sanitizer's checks on
+}
+
+type ksFinding struct {
+	Kind          string `json:"kind"`
+	Space         string `json:"space"`
+	CUDALine      int    `json:"cuda_line"`
+	OtherCUDALine int    `json:"other_cuda_line"`
+	Variable      string `json:"variable"`
+	Count         int    `json:"count"`
+	Message       string `json:"message"`
 }
 
 type ksReport struct {
 	Memory map[string]any `json:"memory"`
 	Timing *struct {
-		Cycles float64 `json:"cycles"`
+		Cycles       float64 `json:"cycles"`
+		KernelCycles float64 `json:"kernel_cycles"`
+		LaunchCycles float64 `json:"launch_cycles"`
 	} `json:"timing"`
+	Checks    []string    `json:"checks"`
+	Sanitizer []ksFinding `json:"sanitizer"`
 }
+
+// findingText is one sanitizer finding in a line.
+func findingText(f ksFinding) string {
+	return fmt.Sprintf("%s (%s, CUDA line %d/%d, %s, ×%d): %s", f.Kind, f.Space, f.CUDALine, f.OtherCUDALine, f.Variable, f.Count, f.Message)
+}
+
+// faultRE is KernelScope's message for an access outside every allocation.
+var faultRE = regexp.MustCompile(`out-of-bounds|beyond the block's allocation|the block has \d+ bytes of shared memory`)
 
 func readRC(base string) (int, bool) {
 	b, err := os.ReadFile(base + ".rc")
@@ -67,7 +93,7 @@ func firstLine(path string) string {
 
 // evalPath compares one path's results for kernel k with the H200's.
 func evalPath(k *Kernel, base string, isClang bool, kt *KernelTruth, dataDir, h200, raw string) PathResult {
-	r := PathResult{CycErr: math.NaN()}
+	r := PathResult{CycErr: math.NaN(), KCycErr: math.NaN()}
 	if isClang {
 		prc, ok := readRC(base + ".parse")
 		if !ok {
@@ -89,13 +115,21 @@ func evalPath(k *Kernel, base string, isClang bool, kt *KernelTruth, dataDir, h2
 		r.Compiles = true
 	}
 	r.Runs = rc == 0
-	if !r.Runs {
-		r.Cause = firstLine(base + ".err")
-		return r
-	}
 	var rep ksReport
 	if b, err := os.ReadFile(base + ".json"); err == nil {
 		_ = json.Unmarshal(b, &rep)
+	}
+	r.Checked = len(rep.Checks) > 0
+	for _, f := range rep.Sanitizer {
+		r.Findings = append(r.Findings, findingText(f))
+	}
+	if !r.Runs {
+		r.Cause = firstLine(base + ".err")
+		if kt != nil && kt.Built && !kt.Ran && strings.Contains(kt.RunError, "illegal memory access") && faultRE.MatchString(r.Cause) {
+			r.Fault = true
+			r.Cause = "faults as the H200 does (" + strings.SplitN(kt.RunError, "\n", 2)[0] + "): " + r.Cause
+		}
+		return r
 	}
 	if kt == nil || !kt.Ran {
 		r.Cause = "no H200 ground truth"
@@ -167,6 +201,9 @@ func evalPath(k *Kernel, base string, isClang bool, kt *KernelTruth, dataDir, h2
 		r.CountersN, r.CountersD = CounterMatch(model, kt.NCU)
 		if m, err := NCUNumber(kt.NCU["sm__cycles_elapsed.max"]); err == nil && rep.Timing != nil {
 			r.CycErr = RelErr(rep.Timing.Cycles, m)
+			if rep.Timing.KernelCycles > 0 && m > rep.Timing.LaunchCycles {
+				r.KCycErr = RelErr(rep.Timing.KernelCycles, m-rep.Timing.LaunchCycles)
+			}
 		}
 	}
 	return r
@@ -189,7 +226,7 @@ func pct(e float64) string {
 	return fmt.Sprintf("%+.0f%%", 100*e)
 }
 
-type stats struct{ tried, compiles, runs, compared, exact, ncu, counters, countersAll int }
+type stats struct{ tried, compiles, runs, faults, compared, exact, ncu, counters, countersAll int }
 
 func (s *stats) add(r PathResult) {
 	if !r.Tried {
@@ -201,6 +238,9 @@ func (s *stats) add(r PathResult) {
 	}
 	if r.Runs {
 		s.runs++
+	}
+	if r.Fault {
+		s.faults++
 	}
 	if r.Compared {
 		s.compared++
@@ -237,32 +277,112 @@ func errStats(v []float64) (median, mean float64) {
 	return median, mean / float64(len(a))
 }
 
+// approxRE finds the approximate PTX instructions (ex2.approx.ftz.f32, rsqrt.approx.f32, …).
+var approxRE = regexp.MustCompile(`\b(ex2|lg2|rsqrt|rcp|sqrt|sin|cos|tanh|div)\.approx(\.ftz)?\.f32\b`)
+
+// approxOps names the .approx instructions in a PTX text ("" when none).
+func approxOps(ptx string) string {
+	seen := map[string]bool{}
+	for _, m := range approxRE.FindAllString(ptx, -1) {
+		seen[m] = true
+	}
+	return strings.Join(sortedKeys(seen), ", ")
+}
+
+// approxEvidence names the .approx instructions of the clang path's PTX (from its report) and
+// of nvcc's PTX, the code the H200 ran.
+func approxEvidence(clangBase, nvccPTX string) string {
+	var p []string
+	if b, err := os.ReadFile(clangBase + ".json"); err == nil {
+		var rep struct {
+			PTX string `json:"ptx"`
+		}
+		if json.Unmarshal(b, &rep) == nil {
+			if a := approxOps(rep.PTX); a != "" {
+				p = append(p, "clang's PTX has "+a)
+			}
+		}
+	}
+	if b, err := os.ReadFile(nvccPTX); err == nil {
+		if a := approxOps(string(b)); a != "" {
+			p = append(p, "nvcc's PTX (what the H200 ran) has "+a)
+		}
+	}
+	return strings.Join(p, "; ")
+}
+
+// explain is the one-line reason a clang-path kernel is not byte-exact, by the evidence at hand.
+func explain(k *Kernel, c PathResult, h200Ran bool, approx string) (key, text string) {
+	switch {
+	case c.Fault:
+		return "faults as the H200 does (true bug in the public code)", c.Cause
+	case !c.Runs && h200Ran && strings.Contains(c.Cause, "out-of-bounds"):
+		return "out-of-bounds access KernelScope stops on; the H200 ran without a fault", c.Cause
+	case !c.Runs:
+		return causeKey(c.Cause), c.Cause
+	}
+	for _, f := range k.Features {
+		if strings.Contains(f, "order-dependent") {
+			return "float atomics (order-dependent result)", c.Cause
+		}
+	}
+	if approx != "" {
+		return "approximate math (.approx instructions; special-functions issue 18)", c.Cause + " — " + approx
+	}
+	return "wrong bytes", c.Cause
+}
+
 // Report writes docs/real-code.md from the local results and the stored H200 truth.
 func Report(m *Manifest, out, h200, raw, doc string) error {
 	truth, err := LoadTruth(h200)
 	if err != nil {
 		return fmt.Errorf("%w (run the device step first)", err)
 	}
+	san, err := LoadSanitizer(h200)
+	if err != nil {
+		return err
+	}
+	checks, _ := os.ReadFile(filepath.Join(out, "local", "checks.txt"))
 	dataDir := filepath.Join(out, "device", "data")
 	rev, _ := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
-	var rows strings.Builder
+	var rows, findings, unexplained strings.Builder
 	var cl, nv stats
-	var clErr, nvErr []float64
+	var clErr, nvErr, clKErr, nvKErr []float64
 	causes := map[string][]string{}
 	repos := map[string]int{}
+	templates, strictRuns := 0, 0
+	var strictFail []string
 	for i := range m.Kernels {
 		k := &m.Kernels[i]
 		repos[k.Repo]++
 		kt := truth.Kernels[k.ID]
-		c := evalPath(k, filepath.Join(out, "local", "clang", k.ID), true, kt, dataDir, h200, raw)
-		n := evalPath(k, filepath.Join(out, "local", "nvcc", k.ID), false, kt, dataDir, h200, raw)
+		cb := filepath.Join(out, "local", "clang", k.ID)
+		nb := filepath.Join(out, "local", "nvcc", k.ID)
+		c := evalPath(k, cb, true, kt, dataDir, h200, raw)
+		n := evalPath(k, nb, false, kt, dataDir, h200, raw)
+		if InstanceLine(k) != "" {
+			templates++
+			if rc, ok := readRC(filepath.Join(out, "local", "clang_strict", k.ID)); ok {
+				if rc == 0 {
+					strictRuns++
+				} else {
+					strictFail = append(strictFail, k.ID)
+				}
+			}
+		}
 		cl.add(c)
 		nv.add(n)
-		if !math.IsNaN(c.CycErr) {
-			clErr = append(clErr, c.CycErr)
-		}
-		if !math.IsNaN(n.CycErr) {
-			nvErr = append(nvErr, n.CycErr)
+		for _, p := range []struct {
+			r      PathResult
+			whole  *[]float64
+			kernel *[]float64
+		}{{c, &clErr, &clKErr}, {n, &nvErr, &nvKErr}} {
+			if !math.IsNaN(p.r.CycErr) {
+				*p.whole = append(*p.whole, p.r.CycErr)
+			}
+			if !math.IsNaN(p.r.KCycErr) {
+				*p.kernel = append(*p.kernel, p.r.KCycErr)
+			}
 		}
 		h := "yes"
 		if kt == nil || !kt.Ran {
@@ -282,29 +402,54 @@ func Report(m *Manifest, out, h200, raw, doc string) error {
 		}
 		var cause []string
 		if kt != nil && !kt.Ran {
-			cause = append(cause, "H200: "+strings.ReplaceAll(kt.BuildError+kt.RunError, "|", "\\|"))
+			cause = append(cause, "H200: "+strings.ReplaceAll(strings.ReplaceAll(kt.BuildError+kt.RunError, "|", "\\|"), "\n", " "))
 		}
 		if c.Cause != "" && c.Cause != "no H200 ground truth" {
 			cause = append(cause, "clang: "+c.Cause)
-			key := c.Cause
-			if i := strings.Index(key, ": "); i > 0 && strings.HasPrefix(key, "wrong bytes") {
-				key = "wrong bytes"
-			}
-			if strings.HasPrefix(key, "float atomics") {
-				key = "float atomics (order-dependent result)"
-			}
-			causes[causeKey(key)] = append(causes[causeKey(key)], k.ID)
 		}
 		if n.Cause != "" && n.Cause != "no H200 ground truth" {
 			cause = append(cause, "nvcc PTX: "+n.Cause)
 		}
-		fmt.Fprintf(&rows, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", k.ID, prov, k.Exercises, h,
+		if !c.Exact {
+			key, text := explain(k, c, kt != nil && kt.Ran, approxEvidence(cb, filepath.Join(out, "h200", "ptx", k.ID+".ptx")))
+			causes[key] = append(causes[key], k.ID)
+			fmt.Fprintf(&unexplained, "- **%s** (%s): %s\n", k.ID, key, strings.ReplaceAll(text, "|", "\\|"))
+		}
+		sanCell := func(r PathResult) string {
+			if !r.Checked {
+				return "–"
+			}
+			return strconv.Itoa(len(r.Findings))
+		}
+		cs := san.Flagged(k.ID)
+		csCell := "clean"
+		switch {
+		case san == nil || san.Kernels[k.ID] == nil:
+			csCell = "–"
+		case cs != "":
+			csCell = "**flagged**"
+		}
+		for _, p := range []struct {
+			name string
+			r    PathResult
+		}{{"clang", c}, {"nvcc PTX", n}} {
+			for _, f := range p.r.Findings {
+				fmt.Fprintf(&findings, "| %s | %s | %s |\n", k.ID, p.name, strings.ReplaceAll(f, "|", "\\|"))
+			}
+		}
+		if cs != "" {
+			fmt.Fprintf(&findings, "| %s | compute-sanitizer on the H200 | %s |\n", k.ID, strings.ReplaceAll(cs, "|", "\\|"))
+		}
+		fmt.Fprintf(&rows, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s / %s / %s | %s |\n", k.ID, prov, k.Exercises, h,
 			yn(c.Compiles, c.Tried), yn(c.Runs, c.Tried && c.Compiles), yn(c.Exact, c.Compared),
 			yn(n.Runs, n.Tried), yn(n.Exact, n.Compared), counters(c), counters(n), pct(c.CycErr)+" / "+pct(n.CycErr),
+			pct(c.KCycErr)+" / "+pct(n.KCycErr), sanCell(c), sanCell(n), csCell,
 			strings.Join(cause, "<br>"))
 	}
 	clMed, clMean := pctAbs(errStats(clErr))
 	nvMed, nvMean := pctAbs(errStats(nvErr))
+	clKMed, clKMean := pctAbs(errStats(clKErr))
+	nvKMed, nvKMean := pctAbs(errStats(nvKErr))
 	var b strings.Builder
 	total := len(m.Kernels)
 	ran := 0
@@ -313,6 +458,7 @@ func Report(m *Manifest, out, h200, raw, doc string) error {
 			ran++
 		}
 	}
+	percent := func(n int) string { return fmt.Sprintf("%d / %d (%.1f%%)", n, total, 100*float64(n)/float64(total)) }
 	fmt.Fprintf(&b, `# KernelScope on real CUDA written by others
 
 %d device kernels from %d public repositories, extracted unmodified (the lines are named per kernel in
@@ -321,44 +467,57 @@ deterministic inputs, run by KernelScope on the toolkit-free **clang path** (the
 clang-19) and on the **nvcc-PTX path** (nvcc 13's PTX of the same source, made on the H200 machine),
 compared byte for byte with the buffers the H200 produced and with Nsight Compute's counters.
 Regenerate with `+"`bash scripts/real_code.sh`"+` (needs the repositories fetched under /work/.mirror; with
-`+"`--device`"+` it also remakes the H200 ground truth). No third-party source or PTX is stored in this
-repository: only provenance, our harness, and the measured figures (testdata/realcode/h200/results.json).
+`+"`--device`"+` it also says how to remake the H200 ground truth). No third-party source or PTX is stored in this
+repository: only provenance, our harness, and the measured figures (testdata/realcode/h200/results.json,
+testdata/realcode/h200/sanitizer.json).
 
-Made at commit %s. H200 ground truth: %s, %s; %d of %d kernels built and ran there.
+Made at commit %s (plus the uncommitted work in the tree at that moment). H200 ground truth: %s, %s; %d of %d kernels built and ran there. KernelScope's checks: `+"`--check %s`"+`.
 
 ## Totals
 
 | | clang path | nvcc-PTX path |
 |---|---|---|
-| compiled | %d / %d | (nvcc) %d / %d |
-| ran | %d / %d | %d / %d |
-| byte-exact vs H200 | %d / %d | %d / %d |
+| compiled | %s | (nvcc) %d / %d |
+| ran to completion | %s | %s |
+| stopped on a fault the H200 also hits (same line as compute-sanitizer's memcheck) | %d | %d |
+| byte-exact vs H200 | %s | %s |
 | memory counters equal to ncu (8 per kernel) | %d / %d (all 8 on %d kernels) | %d / %d (all 8 on %d kernels) |
-| cycles error vs sm__cycles_elapsed.max, median / mean of abs | %s / %s (%d kernels) | %s / %s (%d kernels) |
+| whole-launch cycles error vs sm__cycles_elapsed.max, median / mean of abs | %s / %s (%d kernels) | %s / %s (%d kernels) |
+| kernel-only cycles error: (cycles − launch_cycles) vs (sm__cycles_elapsed.max − the same launch_cycles), median / mean of abs | %s / %s (%d kernels) | %s / %s (%d kernels) |
 
-`, total, len(repos), strings.TrimSpace(string(rev)), truth.GPU, truth.NVCC, ran, total,
-		cl.compiles, total, ran, total,
-		cl.runs, total, nv.runs, total,
-		cl.exact, total, nv.exact, total,
+Template kernels (%d): the clang path runs them with one line of ours appended to the extraction,
+`+"`static void *rc_instance = (void *)&NAME<ARGS>;`"+`, the instantiation the original host code's launch makes.
+Without it (the extraction alone, launched as `+"`--launch 'NAME<ARGS><<<…>>>(…)'`"+`) %d of %d run; %s.
+
+`, total, len(repos), strings.TrimSpace(string(rev)), truth.GPU, truth.NVCC, ran, total, strings.TrimSpace(string(checks)),
+		percent(cl.compiles), ran, total,
+		percent(cl.runs), percent(nv.runs), cl.faults, nv.faults,
+		percent(cl.exact), percent(nv.exact),
 		cl.counters, 8*cl.ncu, cl.countersAll, nv.counters, 8*nv.ncu, nv.countersAll,
-		clMed, clMean, len(clErr), nvMed, nvMean, len(nvErr))
-	b.WriteString("## Notes\n\n- \"compiled\" on the clang path is a clean clang-19 compile of the extracted file; a template kernel compiles but has no instantiation for the launch, which shows as a run failure (\"defines no kernel\").\n- Launch features KernelScope does not have yet are used as the issue designs them: `--dynamic-smem N` for dynamic shared memory, `NAME(args) with SYMBOL=file(...)` for `__constant__` symbols, `NAME<args>(...)` for templates; the nvcc-PTX path passes arguments by position (nvcc's PTX keeps no parameter names).\n")
+		clMed, clMean, len(clErr), nvMed, nvMean, len(nvErr),
+		clKMed, clKMean, len(clKErr), nvKMed, nvKMean, len(nvKErr),
+		templates, strictRuns, templates, strictText(strictFail, out))
+	b.WriteString("## Notes\n\n- \"compiled\" on the clang path is a clean clang-19 compile (`kernelscope parse`) of the file the run uses.\n- Launches use KernelScope's syntax as it landed: `--launch 'NAME<ARGS><<<dim3(gx, gy, gz), dim3(bx, by, bz), SHMEM>>>(arg=file(\"…\"):type, n=…)'` (dynamic shared bytes as the third launch parameter), `--symbol 'SYM=file(\"…\"):f32'` once per `__constant__` symbol; the nvcc-PTX path passes arguments by position (nvcc's PTX keeps no parameter names), and its `--dump` files are still named after the PTX parameters (`_Z…_param_N.bin`), read by position.\n- The kernel-only cycles error takes KernelScope's own launch overhead (`timing.launch_cycles`) off both sides, since ncu's `sm__cycles_elapsed.max` includes the launch.\n")
 	for _, n := range m.Notes {
 		b.WriteString("- " + n + "\n")
 	}
-	b.WriteString("\n## Why clang-path kernels fail\n\n| cause | kernels |\n|---|---|\n")
+	b.WriteString("\n## Kernels not byte-exact on the clang path, one by one\n\n| cause | kernels |\n|---|---|\n")
 	for _, key := range sortedByCount(causes) {
 		fmt.Fprintf(&b, "| %s | %d: %s |\n", key, len(causes[key]), strings.Join(causes[key], ", "))
 	}
+	b.WriteString("\n" + unexplained.String())
+	b.WriteString("\n## Correctness checks\n\nEvery finding of KernelScope's sanitizer (race, init, sync, order) on either path, and every kernel NVIDIA's compute-sanitizer flagged on the H200 (racecheck and synccheck on every kernel; memcheck and initcheck on the kernels named in sanitizer.json). \"×N\" is the count of merged occurrences.\n\n| kernel | by | finding |\n|---|---|---|\n")
+	b.WriteString(findings.String())
 	b.WriteString(`
 ## Per kernel
 
 Columns: H200 = the H200 built and ran it (ground truth exists); clang compiles / runs / exact;
 nvcc-PTX runs / exact; memory counters equal to ncu's (global load/store requests and sectors,
-shared load/store wavefronts and bank conflicts) on each path; cycles error (clang / nvcc-PTX).
+shared load/store wavefronts and bank conflicts) on each path; cycles error, whole launch and
+kernel-only (clang / nvcc-PTX); sanitizer findings (clang / nvcc-PTX / compute-sanitizer on the H200).
 
-| id | provenance | exercises | H200 | clang compiles | clang runs | clang exact | PTX runs | PTX exact | counters clang | counters PTX | cycles err | cause |
-|---|---|---|---|---|---|---|---|---|---|---|---|---|
+| id | provenance | exercises | H200 | clang compiles | clang runs | clang exact | PTX runs | PTX exact | counters clang | counters PTX | cycles err | kernel-only err | findings | cause |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
 `)
 	b.WriteString(rows.String())
 	b.WriteString("\nRepositories: ")
@@ -368,6 +527,15 @@ shared load/store wavefronts and bank conflicts) on each path; cycles error (cla
 	}
 	b.WriteString(strings.Join(rl, ", ") + ".\n")
 	return os.WriteFile(doc, []byte(b.String()), 0o644)
+}
+
+// strictText says how the template kernels fail without the instantiation line.
+func strictText(ids []string, out string) string {
+	if len(ids) == 0 {
+		return "none fails"
+	}
+	msg := firstLine(filepath.Join(out, "local", "clang_strict", ids[0]+".err"))
+	return fmt.Sprintf("the others (%s) stop with %q", strings.Join(ids, ", "), srcPathRE.ReplaceAllString(msg, ""))
 }
 
 func pctAbs(med, mean float64) (string, string) {
