@@ -30,6 +30,17 @@
 // cooperative_groups/reduce.h and scan.h, cuda_fp16.h and cuda_bf16.h. The cache-hint
 // loads and stores (__ldca __ldcg __ldcs __ldlu __ldcv, __stwb __stcg __stcs __stwt,
 // every documented scalar and vector type) are one ld.global.OP / st.global.OP each.
+// CUB and Thrust are Debian's libcub-dev/libthrust-dev headers in /usr/include (a
+// system directory clang searches already; scripts/deps.sh installs them, never
+// copied here): for them the prelude also has cuda_occupancy.h (empty: CUB only uses
+// the runtime's cudaOccupancy* functions), the remaining cudaError names, texture
+// object types and __HOST_DEFINES_H__ (so Thrust does not undefine __host__).
+// cub::BlockReduce, BlockScan, WarpReduce, BlockLoad/BlockStore and BlockRadixSort are
+// tested through the simulator (cub_test.go); <cub/cub.cuh> compiles whole. A missing
+// 'cub/...' or 'thrust/...' header is reported with "install libcub-dev". Device
+// malloc/free, tex1Dfetch and device-side launches (cudaGetParameterBuffer,
+// cudaLaunchDevice) are declared so such code compiles; calling one prints "device
+// malloc is not simulated" (or the like) and traps.
 // The C and C++ library headers (<cstdio>, <cmath>, <cstdint>, <climits>, <cfloat>,
 // <algorithm>, ...) are the host's, which clang compiles for the device as they are.
 // Not simulated: cooperative_groups' grid_group::sync() across several blocks (blocks

@@ -554,6 +554,11 @@ func ParseClangDiagnostics(out, display string) []Diagnostic {
 			sev = "error"
 		}
 		d := Diagnostic{Severity: sev, Message: m[5]}
+		if strings.HasPrefix(m[5], "'cub/") || strings.HasPrefix(m[5], "'thrust/") {
+			if strings.HasSuffix(m[5], "' file not found") {
+				d.Message += " (CUB and Thrust are Debian's libcub-dev and libthrust-dev: install libcub-dev)"
+			}
+		}
 		if m[1] == display || filepath.Base(m[1]) == filepath.Base(display) && !strings.HasSuffix(m[1], ".h") {
 			d.Line, d.Col = ln, col
 		} else {

@@ -252,6 +252,37 @@ static __host__ __device__ __forceinline__ void __kernelscope_assert_fail(const 
          blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, threadIdx.z, expr);
 }
 
+// Device malloc and free (clang's <new> and CUB's allocator refer to them): the
+// device heap is not simulated, so a call prints that and traps, which ends the launch
+// with an error.
+extern "C" __device__ inline __attribute__((always_inline)) void *malloc(size_t n) {
+  printf("device malloc is not simulated (malloc of %llu bytes in device code)\n", (unsigned long long)n);
+  __builtin_trap();
+  return 0;
+}
+extern "C" __device__ inline __attribute__((always_inline)) void free(void *p) {
+  printf("device free is not simulated (free(%p) in device code)\n", p);
+  __builtin_trap();
+}
+
+// Texture fetches and device-side launches (dynamic parallelism) are not simulated:
+// declared so that code mentioning them compiles; a call prints that and traps.
+template <class T> static __device__ inline __attribute__((always_inline)) T tex1Dfetch(cudaTextureObject_t, int) {
+  printf("texture fetches are not simulated (tex1Dfetch in device code)\n");
+  __builtin_trap();
+  return T();
+}
+extern "C" __device__ inline __attribute__((always_inline)) void *cudaGetParameterBuffer(size_t, size_t) {
+  printf("device-side kernel launches are not simulated (cudaGetParameterBuffer in device code)\n");
+  __builtin_trap();
+  return 0;
+}
+extern "C" __device__ inline __attribute__((always_inline)) cudaError_t cudaLaunchDevice(void *, void *, dim3, dim3, unsigned int, cudaStream_t) {
+  printf("device-side kernel launches are not simulated (cudaLaunchDevice in device code)\n");
+  __builtin_trap();
+  return cudaErrorNotSupported;
+}
+
 namespace std {
 using ::min; using ::max; using ::sqrt; using ::exp; using ::exp2; using ::log; using ::log2;
 using ::log10; using ::sin; using ::cos; using ::tan; using ::tanh; using ::pow; using ::fabs;

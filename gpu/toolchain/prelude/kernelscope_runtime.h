@@ -15,6 +15,7 @@
 #define __DRIVER_TYPES_H__ 1
 #define __VECTOR_TYPES_H__ 1
 #define __DEVICE_LAUNCH_PARAMETERS_H__ 1
+#define __HOST_DEFINES_H__ 1 // Thrust undefines __host__/__device__ before cuda_runtime_api.h unless this is set
 
 enum cudaError {
   cudaSuccess = 0,
@@ -40,7 +41,54 @@ enum cudaError {
   cudaErrorLaunchFailure = 719,
   cudaErrorCooperativeLaunchTooLarge = 720,
   cudaErrorNotSupported = 801,
-  cudaErrorUnknown = 999
+  cudaErrorUnknown = 999,
+  // older and rarer names Thrust refers to (host code is never run: only the names matter)
+  cudaErrorInvalidHostPointer = 16,
+  cudaErrorInvalidTexture = 18,
+  cudaErrorInvalidTextureBinding = 19,
+  cudaErrorInvalidChannelDescriptor = 20,
+  cudaErrorAddressOfConstant = 22,
+  cudaErrorTextureFetchFailed = 23,
+  cudaErrorTextureNotBound = 24,
+  cudaErrorSynchronizationError = 25,
+  cudaErrorInvalidFilterSetting = 26,
+  cudaErrorInvalidNormSetting = 27,
+  cudaErrorMixedDeviceExecution = 28,
+  cudaErrorNotYetImplemented = 31,
+  cudaErrorMemoryValueTooLarge = 32,
+  cudaErrorMissingConfiguration = 52,
+  cudaErrorPriorLaunchFailure = 53,
+  cudaErrorInvalidDeviceFunction = 98,
+  cudaErrorMapBufferObjectFailed = 205,
+  cudaErrorUnmapBufferObjectFailed = 206,
+  cudaErrorSetOnActiveProcess = 708,
+  cudaErrorAlreadyMapped = 1000,
+  cudaErrorApiFailureBase = 1001,
+  cudaErrorDeviceAlreadyInUse = 216,
+  cudaErrorDevicesUnavailable = 46,
+  cudaErrorDuplicateSurfaceName = 45,
+  cudaErrorDuplicateTextureName = 44,
+  cudaErrorDuplicateVariableName = 43,
+  cudaErrorECCUncorrectable = 214,
+  cudaErrorHostMemoryAlreadyRegistered = 712,
+  cudaErrorHostMemoryNotRegistered = 713,
+  cudaErrorIncompatibleDriverContext = 49,
+  cudaErrorLaunchFileScopedSurf = 1002,
+  cudaErrorLaunchFileScopedTex = 1003,
+  cudaErrorLaunchMaxDepthExceeded = 1004,
+  cudaErrorNoKernelImageForDevice = 209,
+  cudaErrorNotPermitted = 1005,
+  cudaErrorOperatingSystem = 304,
+  cudaErrorPeerAccessAlreadyEnabled = 704,
+  cudaErrorPeerAccessNotEnabled = 705,
+  cudaErrorPeerAccessUnsupported = 1006,
+  cudaErrorProfilerDisabled = 5,
+  cudaErrorSharedObjectInitFailed = 303,
+  cudaErrorSharedObjectSymbolNotFound = 302,
+  cudaErrorStartupFailure = 1007,
+  cudaErrorSyncDepthExceeded = 1008,
+  cudaErrorTooManyPeers = 711,
+  cudaErrorUnsupportedLimit = 215,
 };
 typedef enum cudaError cudaError_t;
 typedef enum cudaError CUresult;
@@ -62,6 +110,12 @@ enum cudaFuncAttribute {
 };
 enum cudaDeviceAttr {
   cudaDevAttrMaxThreadsPerBlock = 1,
+  cudaDevAttrMaxBlockDimX = 2,
+  cudaDevAttrMaxBlockDimY = 3,
+  cudaDevAttrMaxBlockDimZ = 4,
+  cudaDevAttrMaxGridDimX = 5,
+  cudaDevAttrMaxGridDimY = 6,
+  cudaDevAttrMaxGridDimZ = 7,
   cudaDevAttrMaxSharedMemoryPerBlock = 8,
   cudaDevAttrWarpSize = 10,
   cudaDevAttrMultiProcessorCount = 16,
@@ -71,6 +125,8 @@ enum cudaDeviceAttr {
 };
 
 typedef struct CUstream_st *cudaStream_t;
+#define cudaStreamLegacy ((cudaStream_t)0x1)
+#define cudaStreamPerThread ((cudaStream_t)0x2)
 typedef struct CUevent_st *cudaEvent_t;
 typedef struct CUstream_st *CUstream;
 typedef struct CUevent_st *CUevent;
@@ -168,6 +224,47 @@ KS_HOST cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s = 0);
 KS_HOST cudaError_t cudaEventSynchronize(cudaEvent_t e);
 KS_HOST cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b);
 KS_HOST cudaError_t cudaEventDestroy(cudaEvent_t e);
+KS_HOST cudaError_t cudaEventQuery(cudaEvent_t e);
+KS_HOST cudaError_t cudaStreamQuery(cudaStream_t s);
+// Texture objects (CUB's TexObjInputIterator binds them in host code).
+enum cudaChannelFormatKind { cudaChannelFormatKindSigned = 0, cudaChannelFormatKindUnsigned = 1, cudaChannelFormatKindFloat = 2, cudaChannelFormatKindNone = 3 };
+struct cudaChannelFormatDesc {
+  int x, y, z, w;
+  enum cudaChannelFormatKind f;
+};
+template <class T> __host__ struct cudaChannelFormatDesc cudaCreateChannelDesc(void);
+enum cudaResourceType { cudaResourceTypeArray = 0, cudaResourceTypeMipmappedArray = 1, cudaResourceTypeLinear = 2, cudaResourceTypePitch2D = 3 };
+struct cudaResourceDesc {
+  enum cudaResourceType resType;
+  union {
+    struct {
+      void *devPtr;
+      struct cudaChannelFormatDesc desc;
+      size_t sizeInBytes;
+    } linear;
+    struct {
+      void *devPtr;
+      struct cudaChannelFormatDesc desc;
+      size_t width, height, pitchInBytes;
+    } pitch2D;
+  } res;
+};
+enum cudaTextureAddressMode { cudaAddressModeWrap = 0, cudaAddressModeClamp = 1, cudaAddressModeMirror = 2, cudaAddressModeBorder = 3 };
+enum cudaTextureFilterMode { cudaFilterModePoint = 0, cudaFilterModeLinear = 1 };
+enum cudaTextureReadMode { cudaReadModeElementType = 0, cudaReadModeNormalizedFloat = 1 };
+struct cudaTextureDesc {
+  enum cudaTextureAddressMode addressMode[3];
+  enum cudaTextureFilterMode filterMode;
+  enum cudaTextureReadMode readMode;
+  int sRGB;
+  float borderColor[4];
+  int normalizedCoords;
+  unsigned int maxAnisotropy;
+};
+struct cudaResourceViewDesc;
+KS_HOST cudaError_t cudaCreateTextureObject(cudaTextureObject_t *t, const struct cudaResourceDesc *r, const struct cudaTextureDesc *d,
+                                            const struct cudaResourceViewDesc *v);
+KS_HOST cudaError_t cudaDestroyTextureObject(cudaTextureObject_t t);
 KS_HOST cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *a, const void *f);
 KS_HOST cudaError_t cudaFuncSetAttribute(const void *f, enum cudaFuncAttribute a, int v);
 KS_HOST cudaError_t cudaFuncSetCacheConfig(const void *f, enum cudaFuncCache c);
