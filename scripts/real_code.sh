@@ -11,6 +11,8 @@
 # The nvcc-PTX path needs build/realcode/h200/ptx/ from a device run (the PTX is derived from the
 # third-party code, so only its sha256 is stored in testdata/realcode/h200/results.json).
 # CHECKS is kernelscope run's --check value (default all: race, init, sync and order).
+# FROM=tree builds kernelscope from the working tree (with whatever others have not committed);
+# the default FROM=head builds it from a `git archive HEAD` export, so the figures are HEAD's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MIRROR=${MIRROR:-/work/.mirror}
@@ -39,7 +41,16 @@ Then rerun this script without --device.
 TXT
   exit 0
 fi
-go build -o "$KS" .
+mkdir -p build/realcode/local
+if [ "${FROM:-head}" = head ]; then
+  rm -rf build/realcode/head && mkdir -p build/realcode/head
+  git archive HEAD | tar -xf - -C build/realcode/head
+  KSABS=$(realpath -m "$KS"); (cd build/realcode/head && go build -o "$KSABS" .)
+  echo "HEAD $(git rev-parse --short HEAD) (a clean export; uncommitted work left out)" > build/realcode/local/source.txt
+else
+  go build -o "$KS" .
+  echo "the working tree at $(git rev-parse --short HEAD) (uncommitted work included)" > build/realcode/local/source.txt
+fi
 $RC local -kernelscope "$KS" -j "$JOBS" -check "$CHECKS"
 $RC report
 echo "wrote docs/real-code.md"

@@ -342,9 +342,13 @@ func Report(m *Manifest, out, h200, raw, doc string) error {
 	if err != nil {
 		return err
 	}
-	checks, _ := os.ReadFile(filepath.Join(out, "local", "checks.txt"))
-	dataDir := filepath.Join(out, "device", "data")
 	rev, _ := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
+	checks, _ := os.ReadFile(filepath.Join(out, "local", "checks.txt"))
+	source, err := os.ReadFile(filepath.Join(out, "local", "source.txt"))
+	if err != nil {
+		source = []byte("commit " + strings.TrimSpace(string(rev)))
+	}
+	dataDir := filepath.Join(out, "device", "data")
 	var rows, findings, unexplained strings.Builder
 	var cl, nv stats
 	var clErr, nvErr, clKErr, nvKErr []float64
@@ -471,7 +475,7 @@ Regenerate with `+"`bash scripts/real_code.sh`"+` (needs the repositories fetche
 repository: only provenance, our harness, and the measured figures (testdata/realcode/h200/results.json,
 testdata/realcode/h200/sanitizer.json).
 
-Made at commit %s (plus the uncommitted work in the tree at that moment). H200 ground truth: %s, %s; %d of %d kernels built and ran there. KernelScope's checks: `+"`--check %s`"+`.
+KernelScope built from %s. H200 ground truth: %s, %s; %d of %d kernels built and ran there. KernelScope's checks: `+"`--check %s`"+`.
 
 ## Totals
 
@@ -489,7 +493,7 @@ Template kernels (%d): the clang path runs them with one line of ours appended t
 `+"`static void *rc_instance = (void *)&NAME<ARGS>;`"+`, the instantiation the original host code's launch makes.
 Without it (the extraction alone, launched as `+"`--launch 'NAME<ARGS><<<…>>>(…)'`"+`) %d of %d run; %s.
 
-`, total, len(repos), strings.TrimSpace(string(rev)), truth.GPU, truth.NVCC, ran, total, strings.TrimSpace(string(checks)),
+`, total, len(repos), strings.TrimSpace(string(source)), truth.GPU, truth.NVCC, ran, total, strings.TrimSpace(string(checks)),
 		percent(cl.compiles), ran, total,
 		percent(cl.runs), percent(nv.runs), cl.faults, nv.faults,
 		percent(cl.exact), percent(nv.exact),
@@ -535,7 +539,7 @@ func strictText(ids []string, out string) string {
 		return "none fails"
 	}
 	msg := firstLine(filepath.Join(out, "local", "clang_strict", ids[0]+".err"))
-	return fmt.Sprintf("the others (%s) stop with %q", strings.Join(ids, ", "), srcPathRE.ReplaceAllString(msg, ""))
+	return fmt.Sprintf("%s stop with %q", strings.Join(ids, ", "), srcPathRE.ReplaceAllString(msg, ""))
 }
 
 func pctAbs(med, mean float64) (string, string) {
