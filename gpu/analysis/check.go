@@ -149,7 +149,10 @@ func lineRef(cuda, ptxLine int, cell bool) string {
 // orderCheck runs the launch again with blocks and warps in reverse order and
 // reports each buffer whose bytes differ.
 func orderCheck(ctx context.Context, rep *report.Report, mod *ptx.Module, kernel string, simArgs []sim.Arg, cfg sim.Config, res *sim.Result, args []launchArg) error {
+	// The same launch (geometry, memory layout, symbols set before it), without
+	// the first run's observers: no trace, no memory or issue callbacks, no checks.
 	cfg2 := sim.Config{Grid: cfg.Grid, Block: cfg.Block, DynamicShared: cfg.DynamicShared, NumSMs: cfg.NumSMs, Budget: cfg.Budget,
+		SharedAllocUnit: cfg.SharedAllocUnit, MaxWarpsPerSM: cfg.MaxWarpsPerSM, Symbols: cfg.Symbols,
 		Trace: sim.TraceConfig{MaxSteps: -1}, Reverse: true}
 	res2, err := sim.Launch(ctx, mod, kernel, simArgs, cfg2)
 	if err != nil {

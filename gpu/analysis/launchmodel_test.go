@@ -116,9 +116,15 @@ func TestRealCUDALaunchModel(t *testing.T) {
 			t.Run(c.name+"/"+path, func(t *testing.T) {
 				req.Launch = parseLaunch(t, c.launch, c.symbols)
 				req.Budget = 1e8
+				// Every check, the order check included: these kernels are race-free, and
+				// the second schedule must see the same symbols and shared memory.
+				req.Checks = analysis.Checks{Race: true, Init: true, Sync: true, Order: true}
 				rep, err := analysis.Run(context.Background(), req)
 				if err != nil {
 					t.Fatalf("%v", err)
+				}
+				for _, f := range rep.Sanitizer {
+					t.Errorf("unexpected %s finding: %s", f.Kind, f.Message)
 				}
 				for name, file := range c.outputs {
 					want, err := os.ReadFile(filepath.Join(realDir, "h200", "out", file+".out.bin"))
