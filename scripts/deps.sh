@@ -37,11 +37,11 @@ ks_install_deps() {
     echo "==> installing $n Debian packages (this takes a few minutes), for:$missing"
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q $missing >"$log" 2>&1 &
     local pid=$! t=0 rc=0
-    # A progress line every 30 s from apt's own log: packages downloaded and set up so far.
+    # A progress line every 30 s from apt's own log: packages downloaded, unpacked, set up so far.
     while kill -0 "$pid" 2>/dev/null; do
       sleep 1; t=$((t+1))
       if [ $((t % 30)) -eq 0 ]; then
-        echo "    ${t}s: $(grep -c '^Get:' "$log" || true) of $n downloaded, $(grep -c '^Setting up' "$log" || true) set up"
+        echo "    ${t}s: of $n packages $(grep -c '^Get:' "$log" || true) downloaded, $(grep -c '^Unpacking ' "$log" || true) unpacked, $(grep -c '^Setting up ' "$log" || true) set up"
       fi
     done
     wait "$pid" || rc=$?
