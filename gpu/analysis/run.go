@@ -297,8 +297,9 @@ func compile(ctx context.Context, req Request, rep *report.Report) ([]byte, erro
 		rep.Toolchain = "pre-built PTX (no compiler installed)"
 	} else {
 		rep.Source = string(req.Source)
+		src, userLines := instantiateTemplate(req)
 		res, err := toolchain.Compile(ctx, toolchain.Request{
-			Source: string(req.Source), File: req.SourceFile, Arch: req.Arch,
+			Source: src, File: req.SourceFile, Arch: req.Arch,
 			Compiler: req.Compiler, Flags: req.Flags, Timeout: 60 * time.Second,
 			IncludeDir: req.BaseDir, Sandbox: req.Sandbox,
 		})
@@ -311,6 +312,13 @@ func compile(ctx context.Context, req Request, rep *report.Report) ([]byte, erro
 				var diags []report.Error
 				for _, d := range ce.Diags {
 					if d.Severity != "error" && d.Severity != "fatal error" {
+						continue
+					}
+					if d.File == "" && d.Line > userLines {
+						// The line instantiateTemplate appended: the launch's template arguments.
+						diags = append(diags, report.Error{Kind: "launch", Message: fmt.Sprintf(
+							"%%launch %s<%s>: the kernel cannot be instantiated with these template arguments: %s",
+							req.Launch.Kernel, req.Launch.TemplateArgs, d.Message)})
 						continue
 					}
 					loc := diagLocation(req, d)
@@ -347,4 +355,25 @@ func setPTXASRegisters(ks []report.KernelInfo, resUsage string) {
 			ks[i].RegistersPTXAS = &n
 		}
 	}
+}
+
+// instantiateTemplate returns the source to compile and the number of the user's
+// lines in it. A launch that names a template kernel with its arguments
+// (%launch Reduce<256>(...)) instantiates it the way host code's launch would: a
+// line appended after the user's code takes the instance's address, so the
+// compiler emits that kernel even when nothing in the cell launches it. Line
+// numbers of the user's code are unchanged.
+func instantiateTemplate(req Request) (string, int) {
+	src := string(req.Source)
+	lines := strings.Count(src, "\n")
+	if !strings.HasSuffix(src, "\n") {
+		lines++
+	}
+	if req.Launch == nil || req.Launch.TemplateArgs == "" || req.Launch.Kernel == "" {
+		return src, lines
+	}
+	if !strings.HasSuffix(src, "\n") {
+		src += "\n"
+	}
+	return src + fmt.Sprintf("static void *__kernelscope_instance_ = (void *)&%s<%s>;\n", req.Launch.Kernel, req.Launch.TemplateArgs), lines
 }
