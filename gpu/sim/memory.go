@@ -12,10 +12,11 @@ type alloc struct {
 	name string // what it is, for messages ("buffer argument 2", "global variable g")
 	// Checker state (see sanitize.go): argument index + 1 (0: not an
 	// argument), bitmap of written bytes of an undefined buffer (nil: defined),
-	// per-word shadow for cross-block races.
+	// per-word shadow for cross-block races (reads and writes apart).
 	arg      int
 	undef    []uint64
 	shadow   []gword
+	wshadow  []gwrite
 	noShadow bool
 }
 

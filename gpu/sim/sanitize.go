@@ -16,6 +16,7 @@ type Checks struct {
 	Init        bool // reads of shared, local or undefined global bytes nobody wrote
 	Sync        bool // barriers and warp-synchronous operations used unsafely
 	MaxFindings int  // distinct findings kept; 0 = DefaultMaxFindings
+	noDefer     bool // tests: apply every shared read to the shadow at once
 }
 
 // DefaultMaxFindings caps the distinct findings of a launch.
@@ -71,31 +72,46 @@ const (
 	pfAligned  // a .aligned barrier (bar.sync, bar.red, barrier.sync.aligned)
 )
 
-// sword is the shadow state of one 4-byte word of shared memory in the running block.
-type sword struct {
-	tag         uint32 // block generation; an entry with an older tag is empty
-	init        uint8  // bytes written in this block
-	wm, rm, r2m uint8  // bytes of the last write, last reader, previous other reader
-	wf, rf, r2f uint8  // fAtomic, fVolatile
-	wThr, rThr  int16  // threads (linear in the block)
-	r2Thr       int16
-	wEp, rEp    uint32 // block barrier epochs
-	r2Ep        uint32
-	wWep, rWep  uint32 // warp sync epochs of the accessing warps
-	r2Wep       uint32
-	wPC, rPC    int32
-	r2PC        int32
-	wVal        uint32 // word contents after the last write
+// srec is one recorded access to a shared word: 16 bytes, so that a reader
+// is replaced with two stores and a word's whole shadow fits a cache line.
+type srec struct {
+	thr  int16  // thread (linear in the block)
+	m, f uint8  // bytes accessed; fAtomic, fVolatile
+	ep   uint32 // block barrier epoch
+	wep  uint32 // warp sync epoch of the accessing warp
+	pc   int32
 }
 
-// gword is the shadow state of one 4-byte word of a global allocation, across blocks.
+// sword is the shadow state of one 4-byte word of shared memory in the running
+// block, padded to 64 bytes so that no entry straddles two cache lines.
+type sword struct {
+	tag      uint32 // block generation; an entry with an older tag is empty
+	init     uint8  // bytes written in this block
+	wVal     uint32 // word contents after the last write
+	w, r, r2 srec   // the last write, the last reader, a previous other reader
+	_        uint32
+}
+
+// grec is one recorded access to a global word.
+type grec struct {
+	blk  int32 // linear block + 1; 0 = none
+	pc   int32
+	thr  uint16
+	m, f uint8
+}
+
+// gword is the read side of the shadow state of one 4-byte word of a
+// global allocation, across blocks: the last reading block and a previous
+// other one. It is kept apart from the write side (gwrite) so that the reads
+// of a buffer nobody writes touch 24 bytes of shadow per word, not 40.
 type gword struct {
-	wBlk, rBlk, r2Blk int32 // linear block + 1; 0 = none
-	wPC, rPC, r2PC    int32
-	wVal              uint32
-	wThr, rThr, r2Thr uint16
-	wm, rm, r2m       uint8
-	wf, rf, r2f       uint8
+	r, r2 grec
+}
+
+// gwrite is the write side of a global word's shadow state.
+type gwrite struct {
+	w   grec
+	val uint32 // word contents after the last write
 }
 
 // fkey identifies a finding for deduplication.
@@ -125,12 +141,33 @@ type checker struct {
 	drop   int
 	notes  []string
 
+	// Deferred shared reads (see sharedLoad4): reads of an epoch with no
+	// shared write yet, whose shadow updates wait for the next write.
+	reads      []deferredRead
+	wroteEpoch bool // a shared write happened in the current epoch
+	initWords  int  // shared words of the running block with every byte written
+
 	exitPC   int32 // first exit of the running block (-1: none)
 	exitThr  int
 	barFirst [16]int32 // pc of the first arrival at each barrier's current instance (-1: none)
 	barOther [16]int32 // a different pc that arrived at the same instance (-1: none)
 	pend     []pendSync
 }
+
+// deferredRead is an aligned 32-bit shared load whose reader records are
+// not yet in the shadow.
+type deferredRead struct {
+	w    *warp
+	pc   int32
+	mask uint32
+	wep  uint32
+	fl   uint8
+	addr [32]uint64
+}
+
+// maxDeferredReads bounds the deferred reads of an epoch (about 2 MB);
+// beyond it they are applied to the shadow.
+const maxDeferredReads = 8192
 
 // pendSync is a warp-synchronous instruction whose member mask names lanes
 // that were on another path: they must execute one before the caller's next.
@@ -175,6 +212,7 @@ func newChecker(l *launcher, c Checks) *checker {
 func (k *checker) startBlock() {
 	k.tag++
 	k.epoch = 0
+	k.reads, k.wroteEpoch, k.initWords = k.reads[:0], false, 0
 	clear(k.wep)
 	clear(k.pend)
 	for i := range k.loc {
@@ -325,8 +363,6 @@ func wordMask(a uint64, n int) (uint64, uint8) {
 
 // shared checks the lanes' accesses to the block's shared memory.
 func (k *checker) shared(w *warp, pc int32, mask uint32, addr *[32]uint64, n int, read, write, atomic bool) {
-	sh := k.sh
-	mem := w.blk.shared
 	var fl uint8
 	if atomic {
 		fl |= fAtomic
@@ -334,73 +370,167 @@ func (k *checker) shared(w *warp, pc int32, mask uint32, addr *[32]uint64, n int
 	if k.pcf[pc]&pfVolatile != 0 {
 		fl |= fVolatile
 	}
-	tag, ep, wep := k.tag, k.epoch, k.wep[w.id]
-	race, ini := k.c.Race, k.c.Init
-	if n == 4 && !atomic {
-		// Fast path for aligned 32-bit loads and stores: one word per lane,
-		// and the common outcome (nothing to report) decided in a few compares.
-		wt := int16(w.id * 32)
-		prev, same := ^uint64(0), 0
-		for m := mask; m != 0; m &= m - 1 {
-			lane := bits.TrailingZeros32(m)
-			a := addr[lane]
-			wi := a >> 2
-			if !write {
-				// A broadcast read: after two lanes of this warp have read the
-				// word in this instruction, the others add nothing the shadow
-				// can hold (it keeps two readers).
-				if wi == prev {
-					if same++; same >= 2 {
-						continue
-					}
-				} else {
-					prev, same = wi, 0
-				}
-			}
-			if a&3 != 0 || wi >= uint64(len(sh)) {
-				k.sharedSlow(w, pc, 1<<uint(lane), addr, n, read, write, atomic, fl)
-				continue
-			}
-			t := wt + int16(lane)
-			e := &sh[wi]
-			if e.tag != tag {
-				*e = sword{tag: tag}
-			}
-			if !write {
-				if ini && e.init != 0xf {
-					k.uninit(w, pc, lane, "shared", wi*4+uint64(bits.TrailingZeros8(^e.init&0xf)), n)
-				}
-				if race && e.wm != 0 && e.wThr != t && e.wEp == ep && !k.ordered(t, e.wThr, e.wEp, e.wWep, e.wf, fl, ep, wep) {
-					k.race(w, pc, lane, "shared", wi*4, n, "read", e.wPC, int(e.wThr), accessWord(true, e.wf&fAtomic != 0), -1)
-				}
-				if race {
-					// Keep the last reader and a previous other one; when both
-					// are already of this epoch only the last is replaced.
-					if e.rm != 0 && e.rThr != t && !(e.r2m != 0 && e.r2Ep == ep && e.rEp == ep) {
-						e.r2Thr, e.r2Ep, e.r2Wep, e.r2PC, e.r2m, e.r2f = e.rThr, e.rEp, e.rWep, e.rPC, e.rm, e.rf
-					}
-					e.rThr, e.rEp, e.rWep, e.rPC, e.rf, e.rm = t, ep, wep, pc, fl, 0xf
-				}
-				continue
-			}
-			if race && ((e.wm != 0 && e.wThr != t && e.wEp == ep) || (e.rm != 0 && e.rEp == ep) || (e.r2m != 0 && e.r2Ep == ep)) {
-				// Something in this epoch: the general path decides.
-				k.sharedSlow(w, pc, 1<<uint(lane), addr, n, read, write, atomic, fl)
-				continue
-			}
-			e.wThr, e.wEp, e.wWep, e.wPC, e.wm, e.wf, e.wVal = t, ep, wep, pc, 0xf, fl, wordAt(mem, wi)
-			e.init = 0xf
-		}
+	if n == 4 && !atomic && !write {
+		k.sharedLoad4(w, pc, mask, addr, fl)
 		return
 	}
-	k.sharedSlow(w, pc, mask, addr, n, read, write, atomic, fl)
+	k.flush()
+	if write {
+		k.wroteEpoch = true
+	}
+	if n == 4 && !atomic {
+		k.sharedStore4(w, pc, mask, addr, fl)
+		return
+	}
+	k.sharedSlow(w, pc, mask, addr, n, read, write, atomic, fl, k.wep[w.id])
 }
 
-// sharedSlow is the general shared-memory check: any size, alignment or atomic.
-func (k *checker) sharedSlow(w *warp, pc int32, mask uint32, addr *[32]uint64, n int, read, write, atomic bool, fl uint8) {
+// sharedLoad4 checks an aligned 32-bit shared load. While the current epoch
+// has seen no shared write, a load that reads only initialised words can
+// find nothing: no write of this epoch to race with, nothing uninitialised.
+// Its only effect is on the reader records, which matter only to a later
+// write of the same epoch; so it is logged, applied to the shadow when such
+// a write comes (flush), and dropped at the barrier that ends the epoch.
+// The tiled pattern (write, barrier, many reads, barrier) then costs one
+// copy per warp-instruction instead of the per-lane shadow updates.
+func (k *checker) sharedLoad4(w *warp, pc int32, mask uint32, addr *[32]uint64, fl uint8) {
+	if k.c.Race && !k.wroteEpoch && !k.c.noDefer && (!k.c.Init || k.initWords == len(k.sh) || k.initialised(mask, addr)) {
+		if len(k.reads) == maxDeferredReads {
+			k.flush()
+		}
+		k.reads = append(k.reads, deferredRead{w: w, pc: pc, mask: mask, wep: k.wep[w.id], fl: fl, addr: *addr})
+		return
+	}
+	k.flush()
+	k.sharedLoad4Now(w, pc, mask, addr, fl, k.wep[w.id])
+}
+
+// initialised reports whether every lane reads an aligned word of the
+// window that the running block has written completely.
+func (k *checker) initialised(mask uint32, addr *[32]uint64) bool {
+	sh, tag := k.sh, k.tag
+	for m := mask; m != 0; m &= m - 1 {
+		a := addr[bits.TrailingZeros32(m)&31]
+		if a&3 != 0 || a>>2 >= uint64(len(sh)) {
+			return false
+		}
+		if e := &sh[a>>2]; e.tag != tag || e.init != 0xf {
+			return false
+		}
+	}
+	return true
+}
+
+// flush applies the deferred reads to the shadow, in the order they ran.
+func (k *checker) flush() {
+	for i := range k.reads {
+		d := &k.reads[i]
+		k.sharedLoad4Now(d.w, d.pc, d.mask, &d.addr, d.fl, d.wep)
+	}
+	k.reads = k.reads[:0]
+}
+
+// setInit marks bytes bm of word e written, counting words that become complete.
+func (k *checker) setInit(e *sword, bm uint8) {
+	if e.init != 0xf && e.init|bm == 0xf {
+		k.initWords++
+	}
+	e.init |= bm
+}
+
+// sharedLoad4Now is the fast path of aligned 32-bit loads (wep: the warp's
+// sync epoch when the load ran): one word per lane, and the common outcome
+// (nothing to report) decided in a few compares.
+func (k *checker) sharedLoad4Now(w *warp, pc int32, mask uint32, addr *[32]uint64, fl uint8, wep uint32) {
+	sh := k.sh
+	tag, ep := k.tag, k.epoch
+	race, ini := k.c.Race, k.c.Init
+	wt := int16(w.id * 32)
+	rec := srec{m: 0xf, f: fl, ep: ep, wep: wep, pc: pc}
+	prev, same := ^uint64(0), 0
+	for m := mask; m != 0; m &= m - 1 {
+		lane := bits.TrailingZeros32(m) & 31
+		a := addr[lane]
+		wi := a >> 2
+		// A broadcast read: after two lanes of this warp have read the word
+		// in this instruction, the others add nothing the shadow can hold
+		// (it keeps two readers).
+		if wi == prev {
+			if same++; same >= 2 {
+				continue
+			}
+		} else {
+			prev, same = wi, 0
+		}
+		if a&3 != 0 || wi >= uint64(len(sh)) {
+			k.sharedSlow(w, pc, 1<<uint(lane), addr, 4, true, false, false, fl, wep)
+			continue
+		}
+		t := wt + int16(lane)
+		e := &sh[wi]
+		if e.tag != tag {
+			*e = sword{tag: tag}
+		}
+		if ini && e.init != 0xf {
+			k.uninit(w, pc, lane, "shared", wi*4+uint64(bits.TrailingZeros8(^e.init&0xf)), 4)
+		}
+		if !race {
+			continue
+		}
+		if e.w.ep == ep && e.w.m != 0 && e.w.thr != t && !ordered(t, &e.w, fl, ep, wep) {
+			k.race(w, pc, lane, "shared", wi*4, 4, "read", e.w.pc, int(e.w.thr), accessWord(true, e.w.f&fAtomic != 0), -1)
+		}
+		// Keep the last reader and a previous other one; when both are
+		// already of this epoch only the last is replaced.
+		if e.r.m != 0 && e.r.thr != t && !(e.r2.m != 0 && e.r2.ep == ep && e.r.ep == ep) {
+			e.r2 = e.r
+		}
+		// rec itself is never written in the loop: a narrow store to it
+		// followed by the wide copy would stall store forwarding.
+		e.r = rec
+		e.r.thr = t
+	}
+}
+
+// sharedStore4 is the fast path of aligned 32-bit stores: a store to a word
+// nothing touched in this epoch is recorded in place; anything else goes
+// through the general path.
+func (k *checker) sharedStore4(w *warp, pc int32, mask uint32, addr *[32]uint64, fl uint8) {
 	sh := k.sh
 	mem := w.blk.shared
 	tag, ep, wep := k.tag, k.epoch, k.wep[w.id]
+	race := k.c.Race
+	wt := int16(w.id * 32)
+	rec := srec{m: 0xf, f: fl, ep: ep, wep: wep, pc: pc}
+	for m := mask; m != 0; m &= m - 1 {
+		lane := bits.TrailingZeros32(m) & 31
+		a := addr[lane]
+		wi := a >> 2
+		if a&3 != 0 || wi >= uint64(len(sh)) {
+			k.sharedSlow(w, pc, 1<<uint(lane), addr, 4, false, true, false, fl, wep)
+			continue
+		}
+		t := wt + int16(lane)
+		e := &sh[wi]
+		if e.tag != tag {
+			*e = sword{tag: tag}
+		}
+		if race && ((e.w.m != 0 && e.w.thr != t && e.w.ep == ep) || (e.r.m != 0 && e.r.ep == ep) || (e.r2.m != 0 && e.r2.ep == ep)) {
+			// Something in this epoch: the general path decides.
+			k.sharedSlow(w, pc, 1<<uint(lane), addr, 4, false, true, false, fl, wep)
+			continue
+		}
+		e.w, e.wVal = rec, wordAt(mem, wi)
+		e.w.thr = t
+		k.setInit(e, 0xf)
+	}
+}
+
+// sharedSlow is the general shared-memory check: any size, alignment or atomic.
+func (k *checker) sharedSlow(w *warp, pc int32, mask uint32, addr *[32]uint64, n int, read, write, atomic bool, fl uint8, wep uint32) {
+	sh := k.sh
+	mem := w.blk.shared
+	tag, ep := k.tag, k.epoch
 	race, ini := k.c.Race, k.c.Init
 	for m := mask; m != 0; m &= m - 1 {
 		lane := bits.TrailingZeros32(m)
@@ -422,49 +552,50 @@ func (k *checker) sharedSlow(w *warp, pc int32, mask uint32, addr *[32]uint64, n
 				if ini && bm&^e.init != 0 {
 					k.uninit(w, pc, lane, "shared", wi*4+uint64(bits.TrailingZeros8(bm&^e.init)), n)
 				}
-				if race && e.wm&bm != 0 && !(atomic && e.wf&fAtomic != 0) && !k.ordered(t, e.wThr, e.wEp, e.wWep, e.wf, fl, ep, wep) {
-					k.race(w, pc, lane, "shared", wi*4, n, accessWord(write, atomic), int32(e.wPC), int(e.wThr), accessWord(true, e.wf&fAtomic != 0), -1)
+				if race && e.w.m&bm != 0 && !(atomic && e.w.f&fAtomic != 0) && !ordered(t, &e.w, fl, ep, wep) {
+					k.race(w, pc, lane, "shared", wi*4, n, accessWord(write, atomic), e.w.pc, int(e.w.thr), accessWord(true, e.w.f&fAtomic != 0), -1)
 				}
 			}
 			if write {
 				if race {
-					if e.wm&bm != 0 && !(atomic && e.wf&fAtomic != 0) && !k.ordered(t, e.wThr, e.wEp, e.wWep, e.wf, fl, ep, wep) &&
-						(atomic || e.wf&fAtomic != 0 || differs(e.wVal, wordAt(mem, wi), bm&e.wm)) {
-						k.race(w, pc, lane, "shared", wi*4, n, accessWord(true, atomic), e.wPC, int(e.wThr), accessWord(true, e.wf&fAtomic != 0), -1)
+					if e.w.m&bm != 0 && !(atomic && e.w.f&fAtomic != 0) && !ordered(t, &e.w, fl, ep, wep) &&
+						(atomic || e.w.f&fAtomic != 0 || differs(e.wVal, wordAt(mem, wi), bm&e.w.m)) {
+						k.race(w, pc, lane, "shared", wi*4, n, accessWord(true, atomic), e.w.pc, int(e.w.thr), accessWord(true, e.w.f&fAtomic != 0), -1)
 					}
-					if e.rm&bm != 0 && e.rThr != t && !(atomic && e.rf&fAtomic != 0) && !k.ordered(t, e.rThr, e.rEp, e.rWep, e.rf, fl, ep, wep) {
-						k.race(w, pc, lane, "shared", wi*4, n, accessWord(true, atomic), e.rPC, int(e.rThr), accessWord(false, e.rf&fAtomic != 0), -1)
-					} else if e.r2m&bm != 0 && e.r2Thr != t && !(atomic && e.r2f&fAtomic != 0) && !k.ordered(t, e.r2Thr, e.r2Ep, e.r2Wep, e.r2f, fl, ep, wep) {
-						k.race(w, pc, lane, "shared", wi*4, n, accessWord(true, atomic), e.r2PC, int(e.r2Thr), accessWord(false, e.r2f&fAtomic != 0), -1)
+					if e.r.m&bm != 0 && e.r.thr != t && !(atomic && e.r.f&fAtomic != 0) && !ordered(t, &e.r, fl, ep, wep) {
+						k.race(w, pc, lane, "shared", wi*4, n, accessWord(true, atomic), e.r.pc, int(e.r.thr), accessWord(false, e.r.f&fAtomic != 0), -1)
+					} else if e.r2.m&bm != 0 && e.r2.thr != t && !(atomic && e.r2.f&fAtomic != 0) && !ordered(t, &e.r2, fl, ep, wep) {
+						k.race(w, pc, lane, "shared", wi*4, n, accessWord(true, atomic), e.r2.pc, int(e.r2.thr), accessWord(false, e.r2.f&fAtomic != 0), -1)
 					}
 				}
-				e.wThr, e.wEp, e.wWep, e.wPC, e.wm, e.wf, e.wVal = t, ep, wep, pc, bm, fl, wordAt(mem, wi)
-				e.init |= bm
+				e.w = srec{thr: t, m: bm, f: fl, ep: ep, wep: wep, pc: pc}
+				e.wVal = wordAt(mem, wi)
+				k.setInit(e, bm)
 			}
 			if read && race {
-				if e.rThr != t || e.rm == 0 {
-					if e.rm != 0 {
-						e.r2Thr, e.r2Ep, e.r2Wep, e.r2PC, e.r2m, e.r2f = e.rThr, e.rEp, e.rWep, e.rPC, e.rm, e.rf
+				if e.r.thr != t || e.r.m == 0 {
+					if e.r.m != 0 {
+						e.r2 = e.r
 					}
-					e.rm = 0
+					e.r.m = 0
 				}
-				e.rThr, e.rEp, e.rWep, e.rPC, e.rf = t, ep, wep, pc, fl
-				e.rm |= bm
+				e.r = srec{thr: t, m: e.r.m | bm, f: fl, ep: ep, wep: wep, pc: pc}
 			}
 		}
 	}
 }
 
-// ordered reports whether an earlier access by thread p (epochs pe, pw, flags pf)
-// happens before the current access of thread t: same thread, a barrier of
-// the block between, or, in the same warp, a warp-synchronising instruction
-// between (or both accesses volatile: the pre-Volta warp-synchronous idiom).
-func (k *checker) ordered(t, p int16, pe, pw uint32, pf, cf uint8, ep, wep uint32) bool {
-	if t == p || pe != ep {
+// ordered reports whether an earlier access p happens before the current
+// access of thread t (flags cf, epochs ep and wep): same thread, a barrier
+// of the block between, or, in the same warp, a warp-synchronising
+// instruction between (or both accesses volatile: the pre-Volta
+// warp-synchronous idiom).
+func ordered(t int16, p *srec, cf uint8, ep, wep uint32) bool {
+	if t == p.thr || p.ep != ep {
 		return true
 	}
-	if t/32 == p/32 {
-		return pw != wep || (pf&cf&fVolatile != 0)
+	if t/32 == p.thr/32 {
+		return p.wep != wep || (p.f&cf&fVolatile != 0)
 	}
 	return false
 }
@@ -656,51 +787,57 @@ func (k *checker) globalAccess(w *warp, pc int32, mask uint32, addr *[32]uint64,
 			if al.noShadow {
 				continue
 			}
-			sz := (len(al.data) + 3) / 4 * 40
+			nw := (len(al.data) + 3) / 4
+			sz := nw * (24 + 16)
 			if k.gbytes+sz > maxGlobalShadow {
 				al.noShadow = true
 				k.notes = append(k.notes, fmt.Sprintf("%s (%d bytes) was not race-checked between blocks: its shadow state would pass the checker's memory limit", al.name, len(al.data)))
 				continue
 			}
 			k.gbytes += sz
-			al.shadow = make([]gword, (len(al.data)+3)/4)
+			al.shadow, al.wshadow = make([]gword, nw), make([]gwrite, nw)
 		}
 		t := uint16(w.id*32 + lane)
 		for left, x := n, off; left > 0; {
-			wi, bm := wordMask(x, left)
-			step := bits.OnesCount8(bm)
-			left -= step
-			x += uint64(step)
+			wi, bm := uint64(0), uint8(0xf)
+			if left == 4 && x&3 == 0 {
+				wi, left = x>>2, 0
+			} else {
+				wi, bm = wordMask(x, left)
+				step := bits.OnesCount8(bm)
+				left -= step
+				x += uint64(step)
+			}
 			if int(wi) >= len(al.shadow) {
 				break
 			}
-			e := &al.shadow[wi]
-			if read && e.wBlk != 0 && e.wBlk != b1 && e.wm&bm != 0 && !(atomic && e.wf&fAtomic != 0) {
-				k.race(w, pc, lane, "global", al.base+wi*4, n, accessWord(write, atomic), e.wPC, int(e.wThr), accessWord(true, e.wf&fAtomic != 0), int(e.wBlk-1))
+			e, g := &al.shadow[wi], &al.wshadow[wi]
+			if read && g.w.blk != 0 && g.w.blk != b1 && g.w.m&bm != 0 && !(atomic && g.w.f&fAtomic != 0) {
+				k.race(w, pc, lane, "global", al.base+wi*4, n, accessWord(write, atomic), g.w.pc, int(g.w.thr), accessWord(true, g.w.f&fAtomic != 0), int(g.w.blk-1))
 			}
 			if write {
-				if e.wBlk != 0 && e.wBlk != b1 && e.wm&bm != 0 && !(atomic && e.wf&fAtomic != 0) &&
-					(atomic || e.wf&fAtomic != 0 || differs(e.wVal, wordAt(al.data, wi), bm&e.wm)) {
-					k.race(w, pc, lane, "global", al.base+wi*4, n, accessWord(true, atomic), e.wPC, int(e.wThr), accessWord(true, e.wf&fAtomic != 0), int(e.wBlk-1))
+				if g.w.blk != 0 && g.w.blk != b1 && g.w.m&bm != 0 && !(atomic && g.w.f&fAtomic != 0) &&
+					(atomic || g.w.f&fAtomic != 0 || differs(g.val, wordAt(al.data, wi), bm&g.w.m)) {
+					k.race(w, pc, lane, "global", al.base+wi*4, n, accessWord(true, atomic), g.w.pc, int(g.w.thr), accessWord(true, g.w.f&fAtomic != 0), int(g.w.blk-1))
 				}
-				if e.rBlk != 0 && e.rBlk != b1 && e.rm&bm != 0 && !(atomic && e.rf&fAtomic != 0) {
-					k.race(w, pc, lane, "global", al.base+wi*4, n, accessWord(true, atomic), e.rPC, int(e.rThr), accessWord(false, e.rf&fAtomic != 0), int(e.rBlk-1))
-				} else if e.r2Blk != 0 && e.r2Blk != b1 && e.r2m&bm != 0 && !(atomic && e.r2f&fAtomic != 0) {
-					k.race(w, pc, lane, "global", al.base+wi*4, n, accessWord(true, atomic), e.r2PC, int(e.r2Thr), accessWord(false, e.r2f&fAtomic != 0), int(e.r2Blk-1))
+				if e.r.blk != 0 && e.r.blk != b1 && e.r.m&bm != 0 && !(atomic && e.r.f&fAtomic != 0) {
+					k.race(w, pc, lane, "global", al.base+wi*4, n, accessWord(true, atomic), e.r.pc, int(e.r.thr), accessWord(false, e.r.f&fAtomic != 0), int(e.r.blk-1))
+				} else if e.r2.blk != 0 && e.r2.blk != b1 && e.r2.m&bm != 0 && !(atomic && e.r2.f&fAtomic != 0) {
+					k.race(w, pc, lane, "global", al.base+wi*4, n, accessWord(true, atomic), e.r2.pc, int(e.r2.thr), accessWord(false, e.r2.f&fAtomic != 0), int(e.r2.blk-1))
 				}
-				e.wBlk, e.wPC, e.wThr, e.wm, e.wf, e.wVal = b1, pc, t, bm, fl, wordAt(al.data, wi)
+				g.w, g.val = grec{blk: b1, pc: pc, thr: t, m: bm, f: fl}, wordAt(al.data, wi)
 			}
-			if read && e.rBlk == b1 && e.rf == fl {
-				e.rm |= bm
+			if read && e.r.blk == b1 && e.r.f == fl {
+				e.r.m |= bm
 			} else if read {
-				if e.rBlk != b1 {
-					if e.rBlk != 0 {
-						e.r2Blk, e.r2PC, e.r2Thr, e.r2m, e.r2f = e.rBlk, e.rPC, e.rThr, e.rm, e.rf
+				if e.r.blk != b1 {
+					if e.r.blk != 0 {
+						e.r2 = e.r
 					}
-					e.rBlk, e.rm = b1, 0
+					e.r.blk, e.r.m = b1, 0
 				}
-				e.rPC, e.rThr, e.rf = pc, t, fl
-				e.rm |= bm
+				e.r.pc, e.r.thr, e.r.f = pc, t, fl
+				e.r.m |= bm
 			}
 		}
 	}
@@ -729,6 +866,9 @@ func (k *checker) arrive(w *warp, pc int32, exec uint32, id int) {
 // released is called when barrier id of the running block completes.
 func (k *checker) released(blk *block, id int, expected int) {
 	k.epoch++
+	// Reads deferred in the epoch that ends could have raced only with a
+	// write of the same epoch; there was none, so they are dropped.
+	k.reads, k.wroteEpoch = k.reads[:0], false
 	if !k.c.Sync || id < 0 || id >= len(k.barFirst) {
 		return
 	}

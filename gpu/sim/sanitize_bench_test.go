@@ -8,7 +8,8 @@ import (
 	"testing"
 )
 
-// benchLaunch runs one launch b.N times, with and without the checks (sub-benchmarks "off" and "checks").
+// benchLaunch runs one launch b.N times, with and without the checks (sub-benchmarks "off" and "checks");
+// cpu-ns/op is the process's CPU time per launch, the figure to compare on a loaded machine.
 func benchLaunch(b *testing.B, ptxFile, kernel string, cfg Config, args func() []Arg) {
 	m := parsePTXFile(b, filepath.Join(goldenDir, "ptx", ptxFile))
 	for _, mode := range []struct {
@@ -19,6 +20,7 @@ func benchLaunch(b *testing.B, ptxFile, kernel string, cfg Config, args func() [
 			c := cfg
 			c.Check = mode.c
 			var total int64
+			cpu0 := processCPU()
 			for i := 0; i < b.N; i++ {
 				res, err := Launch(context.Background(), m, kernel, args(), c)
 				if err != nil {
@@ -30,6 +32,9 @@ func benchLaunch(b *testing.B, ptxFile, kernel string, cfg Config, args func() [
 				total += res.Stats.ThreadInstructions
 			}
 			b.ReportMetric(float64(total)/b.Elapsed().Seconds(), "thread-inst/s")
+			if cpu := processCPU() - cpu0; cpu > 0 {
+				b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+			}
 		})
 	}
 }
