@@ -44,7 +44,7 @@ func HTML(rep *report.Report, charts []report.Chart, opt Options) (string, error
 		w.errors(rep)
 	}
 	if rep.Simulated && (len(rep.Checks) > 0 || len(rep.Expectations) > 0) {
-		w.correctness(rep)
+		w.correctness(rep, opt.shown("trace"))
 	}
 	if opt.shown("hints") && rep.Simulated {
 		w.hints(rep)

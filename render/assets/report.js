@@ -125,6 +125,17 @@
     else goline.setCustomValidity("");
     goline.reportValidity();
   });
+  // Correctness findings: "go to access" shows the first recorded step of the access.
+  all("a.ks-step-link").forEach(function (a) {
+    var i = parseInt(a.getAttribute("data-step"), 10);
+    if (!(i >= 0 && i < steps.length)) return;
+    a.addEventListener("click", function (ev) {
+      ev.preventDefault();
+      var sec = q("details.ks-trace"); if (sec) sec.open = true;
+      show(i);
+      var wd = q(".ks-widget"); if (wd && wd.scrollIntoView) wd.scrollIntoView({ block: "nearest" });
+    });
+  });
   var widget = q(".ks-widget");
   widget.tabIndex = 0;
   widget.addEventListener("keydown", function (ev) {
