@@ -15,6 +15,7 @@ import os, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from nbgen import Notebook, per_request, rules, output, occupancy, shared_wavefronts, bank_conflicts, mem
+from nbgen import findings, expectation, line_of
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FOCUS = "%hide all\n%show source,memory,hints,outputs"   # what most cells need to show
@@ -454,6 +455,13 @@ SHUFFLE = """
   }
 }"""
 RED_OUT = fnv("out", "fb008888f799be45")
+NOSYNC = """
+  for (unsigned stride = blockDim.x / 2; stride > 0; stride >>= 1) {
+    if (t < stride) s[t] += s[t + stride];
+  }
+  if (t == 0) out[blockIdx.x] = s[0];
+}"""
+SUM_EXPECT = "sum(out) == sum(in)"
 
 
 def reduce_cell(name, body, extra=""):
@@ -657,7 +665,64 @@ if (t < 32) {
 ```
 </details>
 """)
+    correctness_part(nb)
     return nb
+
+
+def correctness_part(nb):
+    """Part 4: the sequential reduction without its barrier, found by the checks and by %expect, then fixed."""
+    buggy = reduce_cell("reduce_nosync", NOSYNC, "\n%show trace\n%expect " + SUM_EXPECT)
+    fixed = reduce_cell("reduce_fixed", SEQUENTIAL, "\n%expect " + SUM_EXPECT)
+    line = line_of(buggy, "s[t] += s[t + stride]")
+    nb.md("""
+---
+## 4. Is it correct? A missing barrier
+
+Before asking whether a kernel is fast, ask whether it is right. Below, the sequential reduction
+has lost the `__syncthreads()` inside its loop. In each step thread `t` reads `s[t + stride]`,
+which another thread wrote in the step before, and nothing makes that write happen first: a
+**data race**. On a GPU the result depends on how the warps happen to be scheduled, and can
+change from one run to the next.
+
+KernelScope checks every launch (`%check`; *race*, *init* and *sync* are on by default): it sees
+every shared-memory access of every thread and every barrier, and reports two accesses of one
+word by different threads, at least one a write, with no barrier between them. A `%expect` line
+adds your own check of the result; here, that the four block sums add up to the sum of the input:
+`%expect @EXPECT@`.
+
+In the next cell the **Correctness** section, first in the report, shows two races, both on
+line @LINE@ (`s[t] += s[t + stride]`), each naming the two threads and both accesses: a
+write-after-read between warps with no `__syncthreads()` between, and a read-after-write inside
+one warp with no `__syncwarp()` between (since Volta the lanes of a warp are not in lockstep).
+Click a line link to see it in the Source view, or *go to access* to move the Trace widget to the
+step. The expectation fails, **`sum(out)` is 512**, not 1024: in KernelScope's schedule every
+block returns 128 instead of 256.
+""".replace("@EXPECT@", SUM_EXPECT).replace("@LINE@", str(line)))
+    nb.code(buggy, tags=["planted-bug"], expect=[
+        ("a race found on line %d, both accesses there" % line,
+         lambda r: any(f["cuda_line"] == line and f["other_cuda_line"] == line for f in findings(r, "race"))),
+        ("a race between warps: no __syncthreads() between",
+         lambda r: any("no __syncthreads()" in f["message"] for f in findings(r, "race"))),
+        ("a race within a warp: no __syncwarp() between",
+         lambda r: any("no __syncwarp()" in f["message"] for f in findings(r, "race"))),
+        ("only races, two of them", lambda r: len(findings(r)) == 2 and len(findings(r, "race")) == 2),
+        ("%s fails: sum(out) is 512" % SUM_EXPECT,
+         lambda r: expectation(r, SUM_EXPECT).get("passed") is False and "sum(out) is 512" in expectation(r, SUM_EXPECT)["message"]),
+        ("out is 128 128 128 128", lambda r: output(r, "out").get("sum") == 512)])
+    nb.md("""
+Put the barrier back (after the `if`, inside the loop, where every thread of the block reaches
+it). The Correctness section now says *No problem found by the checks that ran (race, init,
+sync)*, the expectation holds, and `out` is `256 256 256 256` again.
+
+`%check all` also reruns the launch with blocks and warps in the reverse order and reports any
+output byte that changes: the plain signal that a result depends on scheduling; `%check off`
+turns the checks off.
+""")
+    nb.code(fixed, expect=[
+        ("no finding", lambda r: findings(r) == []),
+        ("race, init and sync ran", lambda r: r.get("checks") == ["race", "init", "sync"]),
+        ("%s holds" % SUM_EXPECT, lambda r: expectation(r, SUM_EXPECT).get("passed") is True),
+        RED_OUT])
 
 
 # ---------------------------------------------------------------- occupancy and tiling

@@ -86,3 +86,23 @@ def shared_wavefronts(r):
 def bank_conflicts(r):
     m = mem(r)
     return m.get("shared_load_bank_conflicts", 0) + m.get("shared_store_bank_conflicts", 0)
+
+
+# Correctness: the checks' findings ("sanitizer") and the %expect outcomes.
+def findings(r, kind=None):
+    """The sanitizer's findings of a report, all or of one kind."""
+    return [f for f in r.get("sanitizer") or [] if kind is None or f["kind"] == kind]
+
+def expectation(r, text):
+    """The outcome of the %expect line with this text ({} when there is none)."""
+    for e in r.get("expectations") or []:
+        if e["text"] == text:
+            return e
+    return {}
+
+def line_of(cell, needle):
+    """The 1-based line of a cell (as Notebook.code stores it) holding needle: the line numbers reports use."""
+    for i, line in enumerate(cell.strip("\n").split("\n")):
+        if needle in line:
+            return i + 1
+    raise ValueError("%r not in the cell" % needle)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -17,7 +18,8 @@ import (
 
 // TestChecksCleanOnNotebooks runs every CUDA and PTX cell of the course
 // notebooks, in order and with the cell language's state carried from cell
-// to cell, with race, init and sync checks on: none may report a finding.
+// to cell, with race, init and sync checks on: none may report a finding,
+// except cells tagged "planted-bug" (a lesson's deliberate bug), which must.
 func TestChecksCleanOnNotebooks(t *testing.T) {
 	haveClang(t)
 	files, err := filepath.Glob("../../notebooks/*.ipynb")
@@ -33,8 +35,11 @@ func TestChecksCleanOnNotebooks(t *testing.T) {
 		}
 		var nb struct {
 			Cells []struct {
-				Type   string          `json:"cell_type"`
-				Source json.RawMessage `json:"source"`
+				Type     string          `json:"cell_type"`
+				Source   json.RawMessage `json:"source"`
+				Metadata struct {
+					Tags []string `json:"tags"`
+				} `json:"metadata"`
 			} `json:"cells"`
 		}
 		if err := json.Unmarshal(raw, &nb); err != nil {
@@ -85,6 +90,12 @@ func TestChecksCleanOnNotebooks(t *testing.T) {
 				continue // cells that demonstrate errors
 			}
 			launches++
+			if slices.Contains(c.Metadata.Tags, "planted-bug") {
+				if len(rep.Sanitizer) == 0 {
+					t.Errorf("%s cell %d is tagged planted-bug but the checks found nothing", filepath.Base(f), i)
+				}
+				continue
+			}
 			for _, fd := range rep.Sanitizer {
 				t.Errorf("%s cell %d: %s: %s", filepath.Base(f), i, fd.Kind, fd.Message)
 			}
