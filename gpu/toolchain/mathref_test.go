@@ -938,6 +938,7 @@ func powRef(x, y float64) float64 {
 }
 
 func TestAccuracy(t *testing.T) {
+	t.Parallel() // CPU-bound and independent: runs beside the other long test of the package
 	n := 200000
 	if testing.Short() {
 		n = 20000

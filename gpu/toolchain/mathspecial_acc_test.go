@@ -242,6 +242,7 @@ func f32of(f func(float64) float64) func(float32) float32 {
 }
 
 func TestSpecialAccuracy(t *testing.T) {
+	t.Parallel() // CPU-bound and independent: runs beside the other long test of the package
 	n := 200000
 	if testing.Short() {
 		n = 20000
