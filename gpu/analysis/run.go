@@ -12,6 +12,7 @@ import (
 
 	"github.com/kernelscope/kernelscope/gpu/ptx"
 	"github.com/kernelscope/kernelscope/gpu/sass"
+	"github.com/kernelscope/kernelscope/gpu/sim"
 	"github.com/kernelscope/kernelscope/gpu/toolchain"
 )
 
@@ -40,6 +41,17 @@ type Request struct {
 	Progress  func(Progress)
 	Checks    Checks   // correctness checks (check.go); the zero value runs none
 	Expect    []string // %expect expressions over the buffers and scalars after the launch
+	// Program, when set, is a launch made by a host program (gpu/program):
+	// raw parameter bytes, device memory used in place, symbols carried over.
+	Program *ProgramLaunch
+}
+
+// ProgramLaunch is the part of a launch that a host program supplies.
+type ProgramLaunch struct {
+	Params  [][]byte          // each kernel parameter's bytes, as the host stub passed them
+	Memory  []sim.Region      // the program's device allocations, used in place
+	Symbols map[string][]byte // __constant__/__device__ contents set by the program, by PTX name
+	After   func(*sim.Result) // called with the simulator's result (variables after the launch)
 }
 
 // Progress is reported while a launch runs.

@@ -58,7 +58,13 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 	}
 	nblocks := grid[0] * grid[1] * grid[2]
 	total := nblocks * threadsPerBlock
-	args, notes, err := buildArgs(ctx, k, cuda[demangle(k.Name)], req.Launch, total, req.BaseDir, req.Sandbox)
+	var args []launchArg
+	var notes []string
+	if req.Program != nil {
+		args, err = programArgs(k, cuda[demangle(k.Name)], req.Program.Params)
+	} else {
+		args, notes, err = buildArgs(ctx, k, cuda[demangle(k.Name)], req.Launch, total, req.BaseDir, req.Sandbox)
+	}
 	if err != nil {
 		return fail(report.Error{Kind: "args", Message: err.Error()}, nil)
 	}
@@ -80,6 +86,16 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 	}
 	for _, s := range symArgs {
 		rep.Symbols = append(rep.Symbols, s.info)
+	}
+	if req.Program != nil {
+		if symBytes == nil {
+			symBytes = map[string][]byte{}
+		}
+		for name, b := range req.Program.Symbols {
+			if _, set := symBytes[name]; !set {
+				symBytes[name] = b
+			}
+		}
 	}
 
 	// Resources and occupancy.
@@ -126,6 +142,9 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 
 		DynamicShared: dynShared, Symbols: symBytes, SharedAllocUnit: spec.SharedAllocUnit, MaxWarpsPerSM: spec.MaxWarpsPerSM,
 	}
+	if req.Program != nil {
+		cfg.Memory = req.Program.Memory
+	}
 	undefinedArgs(simArgs, args)
 	// The traced warps' accesses keep their cache outcome for the widget, and
 	// the timing model gets every access's outcome.
@@ -171,6 +190,9 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 	}
 	res, simErr := sim.Launch(ctx, mod, k.Name, simArgs, cfg)
 	rep.Stats.SimMillis = time.Since(start).Milliseconds()
+	if req.Program != nil && req.Program.After != nil && res != nil {
+		req.Program.After(res)
+	}
 	rep.Stats.Blocks = nblocks
 	rep.Stats.WarpsPerBlock = (threadsPerBlock + 31) / 32
 	if res != nil {
@@ -360,4 +382,33 @@ func userFile(req Request) string {
 		return ""
 	}
 	return req.SourceFile
+}
+
+// programArgs turns a host program's raw parameter bytes into launch arguments:
+// parameters of at most 8 bytes are scalars (a pointer is its device address),
+// larger by-value aggregates are passed as their bytes.
+func programArgs(k *ptx.Func, cparams []cudaParam, params [][]byte) ([]launchArg, error) {
+	if len(params) != len(k.Params) {
+		return nil, fmt.Errorf("kernel %s takes %d parameters; the host passed %d", kernelDisplayName(k.Name), len(k.Params), len(params))
+	}
+	args := make([]launchArg, len(params))
+	for i, b := range params {
+		p := k.Params[i]
+		info := report.ArgInfo{Name: p.Name, Type: p.Type.String()}
+		if len(cparams) == len(k.Params) {
+			info.Name, info.Type = cparams[i].name, cparams[i].ctype
+		}
+		if len(b) > 8 {
+			info.Init = fmt.Sprintf("%d bytes from the host", len(b))
+			args[i] = launchArg{info: info, buffer: append([]byte(nil), b...)}
+			continue
+		}
+		var v uint64
+		for j := len(b) - 1; j >= 0; j-- {
+			v = v<<8 | uint64(b[j])
+		}
+		info.Init = fmt.Sprintf("%#x", v)
+		args[i] = launchArg{info: info, scalar: v}
+	}
+	return args, nil
 }

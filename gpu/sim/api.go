@@ -38,6 +38,10 @@ type Config struct {
 	// Symbols are the initial contents the launch gives module-scope .global
 	// and .const variables (cudaMemcpyToSymbol before the launch), by name.
 	Symbols map[string][]byte
+	// Memory is global memory placed by the caller (a host program's
+	// cudaMalloc heap): used in place at the given addresses, not copied, so a
+	// kernel's stores land in Data. Regions must not overlap.
+	Memory []Region
 
 	// Issues, when set, receives each block's issued warp-instructions when the
 	// block completes: one sequence per warp of the block, in issue order (the
@@ -74,6 +78,13 @@ type Issue struct {
 type Progress struct {
 	BlocksDone, BlocksTotal int   // blocks finished and in the grid
 	ThreadInstructions      int64 // simulated so far
+}
+
+// Region is one caller-placed global allocation (Config.Memory).
+type Region struct {
+	Base uint64 // device address of Data[0]; below the generic windows
+	Data []byte // the bytes, aliased
+	Name string // what it is, for messages ("cudaMalloc at line 12")
 }
 
 // Arg is one kernel argument: a device buffer (Buffer non-nil) or a scalar.

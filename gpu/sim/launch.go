@@ -54,6 +54,9 @@ func Launch(ctx context.Context, m *ptx.Module, kernel string, args []Arg, cfg C
 		return nil, launchError(InvalidLaunch, "negative dynamic shared memory size %d", cfg.DynamicShared)
 	}
 	h := newHeap()
+	if err := h.place(cfg.Memory); err != nil {
+		return nil, err
+	}
 	prog, bufs, err := newProgram(m, kernel, args, &cfg, h)
 	if err != nil {
 		return nil, err

@@ -41,6 +41,21 @@ func (h *heap) add(size int, init []byte, name string) *alloc {
 	return a
 }
 
+// place adds caller-placed regions (in place, not copied) below the heap's own allocations.
+func (h *heap) place(rs []Region) error {
+	sorted := append([]Region(nil), rs...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Base < sorted[j].Base })
+	var end uint64
+	for _, r := range sorted {
+		if r.Base < end || r.Base+uint64(len(r.Data)) > windowsLow {
+			return launchError(InvalidLaunch, "memory region %s at %#x overlaps another or the address windows", r.Name, r.Base)
+		}
+		end = r.Base + uint64(len(r.Data))
+		h.allocs = append(h.allocs, &alloc{base: r.Base, data: r.Data, name: r.Name})
+	}
+	return nil
+}
+
 // find returns the allocation containing [addr, addr+n), or the one
 // containing addr (partial) with ok false, or nil.
 func (h *heap) find(addr uint64, n int) (a *alloc, ok bool) {

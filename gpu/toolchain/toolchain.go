@@ -741,3 +741,9 @@ func compileNvcc(ctx context.Context, req Request, dir, srcName string, lookPath
 	}
 	return res, nil
 }
+
+// WritePrelude writes the prelude headers into dir (for a host-side build of a program, gpu/program).
+func WritePrelude(dir string) error { return writePrelude(dir) }
+
+// FindClang returns the newest clang on PATH.
+func FindClang() (string, error) { return chooseCompiler("clang", exec.LookPath) }

@@ -1,0 +1,597 @@
+package program
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"sort"
+	"strconv"
+	"syscall"
+
+	"github.com/kernelscope/kernelscope/gpu/analysis"
+	"github.com/kernelscope/kernelscope/gpu/arch"
+	"github.com/kernelscope/kernelscope/gpu/launch"
+	"github.com/kernelscope/kernelscope/gpu/occupancy"
+	"github.com/kernelscope/kernelscope/gpu/ptx"
+	"github.com/kernelscope/kernelscope/gpu/report"
+	"github.com/kernelscope/kernelscope/gpu/sim"
+)
+
+// DevBase is where device memory is mapped in the program (KSRT_DEVBASE in ksrt.c).
+const DevBase = 0x2000_0000_0000
+
+// DefaultHeap is the device memory a program may allocate (the file is sparse).
+const DefaultHeap = 4 << 30
+
+// Protocol operations (the OP_ constants of ksrt.c).
+const (
+	opMalloc = 1 + iota
+	opFree
+	opMemcpy
+	opMemset
+	opLaunch
+	opSymSet
+	opSymGet
+	opTime
+	opProps
+	opOccupancy
+	opFuncAttr
+	opParams
+	opSync
+	opUnsupported
+)
+
+// CUDA runtime error codes (cudaError_t values of the CUDA runtime API).
+const (
+	cudaSuccess                    = 0
+	cudaErrorInvalidValue          = 1
+	cudaErrorMemoryAllocation      = 2
+	cudaErrorInvalidConfiguration  = 9
+	cudaErrorInvalidSymbol         = 13
+	cudaErrorInvalidDevicePointer  = 17
+	cudaErrorInvalidDeviceFunction = 98
+	cudaErrorIllegalAddress        = 700
+	cudaErrorLaunchOutOfResources  = 701
+	cudaErrorMisalignedAddress     = 716
+	cudaErrorLaunchFailure         = 719
+)
+
+// RunOptions are how a built program runs.
+type RunOptions struct {
+	Args     []string  // argv[1:]
+	Stdin    io.Reader // nil: empty
+	Stdout   io.Writer // the program's standard output, written as it runs
+	Stderr   io.Writer
+	Timing   bool  // run the cycle-level timing model for each launch
+	Budget   int64 // thread-instructions per launch; 0 = the default
+	HeapSize int64 // 0 = DefaultHeap
+	// OnLaunch is called after each launch with its report (for streaming).
+	OnLaunch func(Launch)
+}
+
+// Result is what a program run produced.
+type Result struct {
+	ExitCode int       `json:"exit_code"`
+	Signal   string    `json:"signal,omitempty"` // the signal that killed it
+	Message  string    `json:"message,omitempty"`
+	Events   []Event   `json:"timeline"`
+	Launches []*Launch `json:"-"`
+}
+
+// Event is one entry of the program's device timeline.
+type Event struct {
+	Kind    string  `json:"kind"` // "launch", "memcpy", "memset", "malloc", "free", "symbol"
+	Detail  string  `json:"detail"`
+	Bytes   int64   `json:"bytes,omitempty"`
+	Micros  float64 `json:"modelled_us,omitempty"` // modelled time (launches only)
+	StartUs float64 `json:"start_us"`              // modelled device clock at the start
+}
+
+// Launch is one kernel launch of the program and its report.
+type Launch struct {
+	Index  int            `json:"index"`
+	Kernel string         `json:"kernel"`
+	Grid   [3]int         `json:"grid"`
+	Block  [3]int         `json:"block"`
+	Shared int            `json:"dynamic_shared"`
+	Micros float64        `json:"modelled_us"`
+	Error  string         `json:"error,omitempty"`
+	Code   int            `json:"cuda_error"`
+	Report *report.Report `json:"report"`
+}
+
+type allocation struct {
+	base, size uint64
+	managed    bool
+	live       bool
+}
+
+// server answers one program's calls.
+type server struct {
+	ctx      context.Context
+	p        *Program
+	o        RunOptions
+	spec     *arch.Spec
+	mod      *ptx.Module
+	heap     []byte // the parent's mapping of device memory
+	next     uint64
+	allocs   []*allocation
+	symbols  map[string][]byte
+	maxDyn   map[string]int
+	clockUs  float64
+	res      *Result
+	launches []*Launch
+}
+
+// Run runs a built program to its end and serves its CUDA calls.
+func Run(ctx context.Context, p *Program, o RunOptions) (*Result, error) {
+	spec, err := arch.Lookup(p.Opts.Arch)
+	if err != nil {
+		return nil, err
+	}
+	mod, err := ptx.Parse("prog.ptx", p.PTX)
+	if err != nil {
+		return nil, fmt.Errorf("program: parse device code: %w", err)
+	}
+	size := o.HeapSize
+	if size <= 0 {
+		size = DefaultHeap
+	}
+	mem, err := deviceFile()
+	if err != nil {
+		return nil, err
+	}
+	defer mem.Close()
+	fd := int(mem.Fd())
+	if err := mem.Truncate(size); err != nil {
+		return nil, fmt.Errorf("program: size device memory: %w", err)
+	}
+	heap, err := syscall.Mmap(fd, 0, int(size), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_SHARED)
+	if err != nil {
+		return nil, fmt.Errorf("program: map device memory: %w", err)
+	}
+	defer syscall.Munmap(heap)
+	reqR, reqW, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("program: pipe: %w", err)
+	}
+	repR, repW, err := os.Pipe()
+	if err != nil {
+		reqR.Close()
+		reqW.Close()
+		return nil, fmt.Errorf("program: pipe: %w", err)
+	}
+	cmd := exec.CommandContext(ctx, p.Exe, o.Args...)
+	cmd.Dir = p.Opts.BaseDir
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = o.Stdin, o.Stdout, o.Stderr
+	cmd.ExtraFiles = []*os.File{mem, reqW, repR} // fds 3, 4, 5
+	cmd.Env = append(os.Environ(), "KSRT_HEAP_SIZE="+strconv.FormatInt(size, 10))
+	if err := cmd.Start(); err != nil {
+		reqR.Close()
+		reqW.Close()
+		repR.Close()
+		repW.Close()
+		return nil, fmt.Errorf("program: start: %w", err)
+	}
+	reqW.Close()
+	repR.Close()
+	s := &server{ctx: ctx, p: p, o: o, spec: spec, mod: mod, heap: heap, symbols: map[string][]byte{}, maxDyn: map[string]int{}, res: &Result{}}
+	done := make(chan error, 1)
+	go func() { done <- s.serve(reqR, repW) }()
+	waitErr := cmd.Wait()
+	repW.Close()
+	reqR.Close()
+	serveErr := <-done
+	res := s.res
+	res.Launches = s.launches
+	if ctx.Err() != nil {
+		res.ExitCode, res.Message = 130, "the program was interrupted"
+		return res, nil
+	}
+	if waitErr != nil {
+		var ee *exec.ExitError
+		if !errors.As(waitErr, &ee) {
+			return res, fmt.Errorf("program: %w", waitErr)
+		}
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			sig := ws.Signal()
+			res.Signal = sig.String()
+			res.ExitCode = 128 + int(sig)
+			res.Message = fmt.Sprintf("the program was killed by signal %d (%s) in host code", int(sig), sig)
+		} else {
+			res.ExitCode = ee.ExitCode()
+		}
+	}
+	if serveErr != nil && res.Message == "" {
+		res.Message = "protocol error: " + serveErr.Error()
+	}
+	return res, nil
+}
+
+// deviceFile makes the shared-memory file of device memory: a file in a private
+// directory (under /dev/shm where there is one), unlinked once open.
+func deviceFile() (*os.File, error) {
+	base := ""
+	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
+		base = "/dev/shm"
+	}
+	dir, err := os.MkdirTemp(base, "kernelscope-dev-")
+	if err != nil {
+		return nil, fmt.Errorf("program: device memory directory: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	f, err := os.OpenFile(dir+"/memory", os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("program: device memory file: %w", err)
+	}
+	return f, nil
+}
+
+// serve reads requests until the program closes its end.
+func (s *server) serve(r io.Reader, w io.Writer) error {
+	var h [8]byte
+	for {
+		if _, err := io.ReadFull(r, h[:]); err != nil {
+			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, os.ErrClosed) {
+				return nil
+			}
+			return err
+		}
+		op, n := binary.LittleEndian.Uint32(h[:4]), binary.LittleEndian.Uint32(h[4:])
+		payload := make([]byte, n)
+		if _, err := io.ReadFull(r, payload); err != nil {
+			return fmt.Errorf("request %d: %w", op, err)
+		}
+		status, out := s.handle(op, &reader{b: payload})
+		var rh [8]byte
+		binary.LittleEndian.PutUint32(rh[:4], uint32(int32(status)))
+		binary.LittleEndian.PutUint32(rh[4:], uint32(len(out)))
+		if _, err := w.Write(append(rh[:], out...)); err != nil {
+			return nil // the program has gone
+		}
+	}
+}
+
+// reader decodes a request payload.
+type reader struct {
+	b   []byte
+	bad bool
+}
+
+func (r *reader) u32() uint32 {
+	if len(r.b) < 4 {
+		r.bad = true
+		return 0
+	}
+	v := binary.LittleEndian.Uint32(r.b)
+	r.b = r.b[4:]
+	return v
+}
+func (r *reader) u64() uint64 {
+	if len(r.b) < 8 {
+		r.bad = true
+		return 0
+	}
+	v := binary.LittleEndian.Uint64(r.b)
+	r.b = r.b[8:]
+	return v
+}
+func (r *reader) bytes(n int) []byte {
+	if n < 0 || len(r.b) < n {
+		r.bad = true
+		return nil
+	}
+	v := r.b[:n]
+	r.b = r.b[n:]
+	return v
+}
+func (r *reader) str() string { return string(r.bytes(int(r.u32()))) }
+
+func (s *server) event(kind, detail string, bytes int64, us float64) {
+	s.res.Events = append(s.res.Events, Event{Kind: kind, Detail: detail, Bytes: bytes, Micros: us, StartUs: s.clockUs})
+	s.clockUs += us
+}
+
+func (s *server) handle(op uint32, r *reader) (int, []byte) {
+	switch op {
+	case opMalloc:
+		size, managed := r.u64(), r.u32()
+		base := s.next
+		if base+size > uint64(len(s.heap)) {
+			return cudaErrorMemoryAllocation, nil
+		}
+		s.next += (size + 256 + 255) &^ 255 // a gap: one past the end is unallocated
+		s.allocs = append(s.allocs, &allocation{base: DevBase + base, size: size, managed: managed != 0, live: true})
+		s.event("malloc", fmt.Sprintf("%d bytes at %#x", size, DevBase+base), int64(size), 0)
+		return cudaSuccess, binary.LittleEndian.AppendUint64(nil, DevBase+base)
+	case opFree:
+		a := r.u64()
+		for _, al := range s.allocs {
+			if al.base == a && al.live {
+				al.live = false
+				clear(s.heap[a-DevBase : a-DevBase+al.size])
+				s.event("free", fmt.Sprintf("%#x", a), 0, 0)
+				return cudaSuccess, nil
+			}
+		}
+		return cudaErrorInvalidDevicePointer, nil
+	case opMemcpy:
+		dst, src, n, kind := r.u64(), r.u64(), r.u64(), r.u64()
+		if kind > 4 {
+			return 21, nil // cudaErrorInvalidMemcpyDirection
+		}
+		for _, p := range []uint64{dst, src} {
+			if s.isDevice(p) && !s.inLive(p, n) {
+				return cudaErrorInvalidValue, nil
+			}
+		}
+		s.event("memcpy", memcpyKind(s, dst, src), int64(n), 0)
+		return cudaSuccess, nil
+	case opMemset:
+		p, _, n := r.u64(), r.u64(), r.u64()
+		if !s.inLive(p, n) {
+			return cudaErrorInvalidValue, nil
+		}
+		s.event("memset", fmt.Sprintf("%#x", p), int64(n), 0)
+		return cudaSuccess, nil
+	case opSymSet:
+		name, off, size := r.str(), r.u64(), r.u64()
+		data := r.b
+		b := s.symbols[name]
+		if b == nil {
+			b = make([]byte, size)
+			if v := s.initial(name); v != nil {
+				copy(b, v)
+			}
+		}
+		if off+uint64(len(data)) > uint64(len(b)) {
+			return cudaErrorInvalidValue, nil
+		}
+		copy(b[off:], data)
+		s.symbols[name] = b
+		s.event("symbol", "to "+name, int64(len(data)), 0)
+		return cudaSuccess, nil
+	case opSymGet:
+		name, off, n, size := r.str(), r.u64(), r.u64(), r.u64()
+		b := s.symbols[name]
+		if b == nil {
+			b = make([]byte, size)
+			copy(b, s.initial(name))
+		}
+		if off+n > uint64(len(b)) {
+			return cudaErrorInvalidValue, nil
+		}
+		s.event("symbol", "from "+name, int64(n), 0)
+		return cudaSuccess, append([]byte(nil), b[off:off+n]...)
+	case opTime:
+		return cudaSuccess, binary.LittleEndian.AppendUint64(nil, math.Float64bits(s.clockUs/1000))
+	case opProps:
+		return cudaSuccess, s.props()
+	case opParams:
+		k := s.kernel(r.str())
+		if k == nil {
+			return cudaErrorInvalidDeviceFunction, nil
+		}
+		var out []byte
+		for _, p := range k.Params {
+			out = binary.LittleEndian.AppendUint32(out, uint32(p.Size()))
+		}
+		return cudaSuccess, out
+	case opFuncAttr:
+		name, attr, v := r.str(), r.u32(), int(int32(r.u32()))
+		if s.kernel(name) == nil {
+			return cudaErrorInvalidDeviceFunction, nil
+		}
+		if attr == 8 { // cudaFuncAttributeMaxDynamicSharedMemorySize
+			if v < 0 || v > s.spec.SharedPerBlockOptIn {
+				return cudaErrorInvalidValue, nil
+			}
+			s.maxDyn[name] = v
+		}
+		return cudaSuccess, nil
+	case opOccupancy:
+		name, block, smem := r.str(), int(r.u32()), int(r.u64())
+		k := s.kernel(name)
+		if k == nil {
+			return cudaErrorInvalidDeviceFunction, nil
+		}
+		occ, err := occupancy.Compute(s.spec, occupancy.Input{BlockSize: block, RegsPerThread: ptx.EstimateRegisters(k),
+			StaticShared: staticShared(s.mod, k), DynamicShared: smem, OptIn: s.maxDyn[name] > s.spec.SharedPerBlock})
+		if err != nil {
+			return cudaErrorInvalidValue, nil
+		}
+		return cudaSuccess, binary.LittleEndian.AppendUint32(nil, uint32(occ.ActiveBlocks))
+	case opLaunch:
+		return s.launch(r)
+	case opUnsupported:
+		s.event("unsupported", r.str(), 0, 0)
+		return cudaSuccess, nil
+	}
+	return cudaErrorInvalidValue, nil
+}
+
+func memcpyKind(s *server, dst, src uint64) string {
+	side := func(p uint64) string {
+		if s.isDevice(p) {
+			return "D"
+		}
+		return "H"
+	}
+	return side(src) + "to" + side(dst)
+}
+
+func (s *server) isDevice(p uint64) bool { return p >= DevBase && p < DevBase+uint64(len(s.heap)) }
+
+func (s *server) inLive(p, n uint64) bool {
+	for _, a := range s.allocs {
+		if a.live && p >= a.base && p+n <= a.base+a.size {
+			return true
+		}
+	}
+	return false
+}
+
+// initial is a variable's initial bytes before the program sets it.
+func (s *server) initial(name string) []byte {
+	// Not yet: a partial cudaMemcpyToSymbol of a variable with an initialiser
+	// starts from zeros rather than the initialiser (docs/design.md, "Programs").
+	return nil
+}
+
+func (s *server) kernel(name string) *ptx.Func {
+	for _, k := range s.mod.Kernels() {
+		if k.Name == name {
+			return k
+		}
+	}
+	return nil
+}
+
+func staticShared(m *ptx.Module, f *ptx.Func) int {
+	total := 0
+	for _, v := range f.Vars {
+		if v.Space == ptx.SpaceShared {
+			total += v.Size()
+		}
+	}
+	return total
+}
+
+// props answers cudaGetDeviceProperties: a 64-byte name, then the figures in ksrt.c's P_ order.
+func (s *server) props() []byte {
+	name := make([]byte, 64)
+	copy(name, "KernelScope model of "+s.spec.Part+" ("+s.spec.Name+")")
+	sp := s.spec
+	vals := []int64{int64(sp.SMs), int64(sp.WarpSize), int64(sp.MaxThreadsPerBlock), int64(sp.MaxThreadsPerSM), int64(sp.MaxBlocksPerSM),
+		int64(sp.RegistersPerSM), int64(sp.MaxRegsPerBlock), int64(sp.SharedPerBlock), int64(sp.SharedPerBlockOptIn), int64(sp.SharedPerSM),
+		int64(sp.ClockMHz) * 1000, int64(sp.Major), int64(sp.Minor), int64(sp.L2Bytes), int64(len(s.heap)), 0, 0}
+	out := name
+	for _, v := range vals {
+		out = binary.LittleEndian.AppendUint64(out, uint64(v))
+	}
+	return out
+}
+
+// launch simulates one kernel launch on the program's device memory.
+func (s *server) launch(r *reader) (int, []byte) {
+	name := r.str()
+	var grid, block [3]int
+	for i := range grid {
+		grid[i] = int(r.u32())
+	}
+	for i := range block {
+		block[i] = int(r.u32())
+	}
+	shmem := int(r.u64())
+	np := int(r.u32())
+	params := make([][]byte, 0, np)
+	for range np {
+		params = append(params, append([]byte(nil), r.bytes(int(r.u32()))...))
+	}
+	if r.bad {
+		return cudaErrorInvalidValue, nil
+	}
+	k := s.kernel(name)
+	if k == nil {
+		return cudaErrorInvalidDeviceFunction, nil
+	}
+	threads := block[0] * block[1] * block[2]
+	if threads == 0 || grid[0]*grid[1]*grid[2] == 0 || threads > s.spec.MaxThreadsPerBlock || block[2] > 64 {
+		return s.launchRejected(name, grid, block, shmem, cudaErrorInvalidConfiguration, fmt.Sprintf("invalid configuration: grid %v block %v", grid, block))
+	}
+	limit := s.spec.SharedPerBlock
+	if v, ok := s.maxDyn[name]; ok && v > limit {
+		limit = v
+	}
+	if shmem > limit {
+		return s.launchRejected(name, grid, block, shmem, cudaErrorInvalidValue,
+			fmt.Sprintf("%d bytes of dynamic shared memory exceed the %d allowed (cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize) raises it)", shmem, limit))
+	}
+	var regions []sim.Region
+	for i, a := range s.allocs {
+		if a.live {
+			off := a.base - DevBase
+			regions = append(regions, sim.Region{Base: a.base, Data: s.heap[off : off+a.size : off+a.size], Name: fmt.Sprintf("allocation %d (cudaMalloc of %d bytes)", i+1, a.size)})
+		}
+	}
+	sort.Slice(regions, func(i, j int) bool { return regions[i].Base < regions[j].Base })
+	syms := map[string][]byte{}
+	for n, b := range s.symbols {
+		syms[n] = b
+	}
+	req := analysis.Request{
+		Source: []byte(s.p.Source), SourceFile: s.p.Opts.File, Cell: s.p.Opts.Cell, Arch: s.p.Opts.Arch, Prebuilt: s.p.PTX,
+		Launch: &launch.Launch{Kernel: name, Shared: shmem, SharedSet: true}, Grid: grid, Block: block,
+		Budget: s.o.Budget, Timing: s.o.Timing, Trace: launch.Trace{Steps: -1}, BaseDir: s.p.Opts.BaseDir,
+		Program: &analysis.ProgramLaunch{Params: params, Memory: regions, Symbols: syms, After: func(res *sim.Result) {
+			for _, v := range res.Variables {
+				if _, set := s.symbols[v.Name]; set || v.Space == "global" {
+					s.symbols[v.Name] = append([]byte(nil), v.Data...)
+				}
+			}
+		}},
+	}
+	rep, err := analysis.Run(s.ctx, req)
+	l := &Launch{Index: len(s.launches), Kernel: name, Grid: grid, Block: block, Shared: shmem, Report: rep}
+	if rep != nil {
+		l.Kernel = rep.Kernel
+		rep.Toolchain = "program (clang host and device)"
+		if rep.Timing != nil && s.spec.ClockMHz > 0 {
+			l.Micros = float64(rep.Timing.Cycles) / float64(s.spec.ClockMHz)
+		}
+	}
+	fault := cudaSuccess
+	if err != nil {
+		l.Error = err.Error()
+		fault = faultCode(err)
+		l.Code = fault
+	}
+	s.launches = append(s.launches, l)
+	s.event("launch", fmt.Sprintf("%s<<<%s, %s>>>", l.Kernel, dimText(grid), dimText(block)), 0, l.Micros)
+	if s.o.OnLaunch != nil {
+		s.o.OnLaunch(*l)
+	}
+	out := binary.LittleEndian.AppendUint32(nil, uint32(int32(fault)))
+	if rep != nil {
+		out = append(out, rep.Stdout...)
+	}
+	return cudaSuccess, out
+}
+
+func (s *server) launchRejected(name string, grid, block [3]int, shmem, code int, msg string) (int, []byte) {
+	l := &Launch{Index: len(s.launches), Kernel: name, Grid: grid, Block: block, Shared: shmem, Error: msg, Code: code}
+	s.launches = append(s.launches, l)
+	s.event("launch", name+" not launched: "+msg, 0, 0)
+	if s.o.OnLaunch != nil {
+		s.o.OnLaunch(*l)
+	}
+	return code, nil
+}
+
+// faultCode is the CUDA error a failed launch leaves for the next synchronising call.
+func faultCode(err error) int {
+	var f *analysis.Failure
+	if errors.As(err, &f) {
+		switch f.Err.Kind {
+		case "out_of_bounds", "shared_out_of_range":
+			return cudaErrorIllegalAddress
+		case "misaligned":
+			return cudaErrorMisalignedAddress
+		case "launch", "args":
+			return cudaErrorLaunchOutOfResources
+		}
+	}
+	return cudaErrorLaunchFailure
+}
+
+func dimText(d [3]int) string {
+	if d[1] <= 1 && d[2] <= 1 {
+		return strconv.Itoa(d[0])
+	}
+	return fmt.Sprintf("(%d,%d,%d)", d[0], d[1], d[2])
+}
