@@ -62,8 +62,8 @@ func (t *timingRun) memory(a *mem.Access, o mem.Outcome) {
 	e := timing.Event{}
 	switch a.Space {
 	case mem.Shared:
-		wf, _ := mem.SharedWavefronts(a)
-		e.Mem, e.Sectors = timing.MemShared, uint8(min(255, max(1, wf)))
+		// o comes from Counter.Record, which counted the wavefronts already.
+		e.Mem, e.Sectors = timing.MemShared, uint8(min(255, max(1, o.Wavefronts)))
 	case mem.Global, mem.Local:
 		e.Sectors = uint8(min(255, max(1, o.Sectors)))
 		switch {

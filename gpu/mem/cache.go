@@ -161,6 +161,7 @@ type Outcome struct {
 	L2Misses   int // sectors looked up in L2 and not found
 	DRAMReads  int // sectors read from device memory
 	DRAMWrites int // sectors written to device memory (write-through or dirty evictions)
+	Wavefronts int // shared memory: wavefronts of the access (Counter.Record only)
 }
 
 // add accumulates o into t.

@@ -122,7 +122,9 @@ func NewCounter(h *Hierarchy) *Counter { return &Counter{h: h} }
 func (c *Counter) Observe(a *Access) { c.Record(a) }
 
 // Record is Observe that also returns what the caches did for this access
-// (for the trace: a hit or miss per access); zero for shared, const and param.
+// (for the trace: a hit or miss per access); for shared memory only the
+// wavefronts, so that the timing model need not count them again; zero for
+// const and param.
 func (c *Counter) Record(a *Access) (o Outcome) {
 	if a == nil || a.Mask == 0 {
 		return o
@@ -186,6 +188,7 @@ func (c *Counter) Record(a *Access) (o Outcome) {
 		}
 	case Shared:
 		w, ideal := SharedWavefronts(a)
+		o.Wavefronts = w
 		row.Wavefronts += w
 		row.IdealWavefronts += ideal
 		row.BankConflicts += w - ideal

@@ -403,7 +403,7 @@ func TestRecordAndLines(t *testing.T) {
 	}
 	sh := warp(Shared, Load, 4, 0, func(t int) uint64 { return 0 })
 	sh.PC, sh.Line = 1, 50
-	if o := c.Record(sh); o != (Outcome{}) {
+	if o := c.Record(sh); o != (Outcome{Wavefronts: 1}) { // a broadcast: one wavefront, no cache
 		t.Errorf("shared outcome %+v", o)
 	}
 	r := c.ReportWithLines(func(p int) int { return p + 1000 })
