@@ -96,6 +96,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		return 0
 	}
+	var ec *exitCodeError
+	if errors.As(err, &ec) {
+		return ec.code
+	}
 	var xe *expectationError
 	if errors.As(err, &xe) {
 		fmt.Fprintf(stderr, "kernelscope: %v\n", err)
@@ -247,6 +251,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	})
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if fs.NArg() >= 1 && isProgramFile(fs.Arg(0)) { // a whole program (main_program.go)
+		return runProgram(fs.Arg(0), fs.Args()[1:], programFlags{arch: *archName, flags: strings.Fields(*flags), budget: int64(*budget),
+			timing: *timing != "off", json: *asJSON, sandbox: *sandbox}, stdout, stderr)
 	}
 	if fs.NArg() != 1 {
 		return &usageError{"run: give exactly one FILE.cu or FILE.ptx"}

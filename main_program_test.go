@@ -1,0 +1,45 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+func TestRunProgramCLI(t *testing.T) {
+	if _, err := exec.LookPath("clang-19"); err != nil {
+		t.Skip("clang-19 not installed")
+	}
+	var out, errb bytes.Buffer
+	code := run([]string{"run", "testdata/programs/oob.cu"}, &out, &errb)
+	if code != 2 || !strings.Contains(out.String(), "sync: cudaErrorIllegalAddress (700)") ||
+		!strings.Contains(errb.String(), "launch 1 (fill") || !strings.Contains(errb.String(), "CUDA line 7") {
+		t.Errorf("exit %d stdout %q stderr %q", code, out.String(), errb.String())
+	}
+	out.Reset()
+	errb.Reset()
+	code = run([]string{"run", "--json", "testdata/programs/scan.cu"}, &out, &errb)
+	var doc struct {
+		Program struct {
+			ExitCode int    `json:"exit_code"`
+			Stdout   string `json:"stdout"`
+		} `json:"program"`
+		Launches []struct {
+			Kernel string `json:"kernel"`
+		} `json:"launches"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+		t.Fatalf("json: %v\n%s", err, out.String())
+	}
+	if code != 0 || doc.Program.ExitCode != 0 || !strings.HasPrefix(doc.Program.Stdout, "cudaSuccess") || len(doc.Launches) != 3 ||
+		doc.Launches[0].Kernel != "blockScan" || doc.Launches[2].Kernel != "addSums" {
+		t.Errorf("exit %d doc %+v stderr %s", code, doc, errb.String())
+	}
+	out.Reset()
+	code = run([]string{"run", "testdata/programs/segfault.cu"}, &out, &errb)
+	if code != 139 || out.String() != "before the crash\n" || !strings.Contains(errb.String(), "signal 11") {
+		t.Errorf("segfault: exit %d stdout %q stderr %q", code, out.String(), errb.String())
+	}
+}
