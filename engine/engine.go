@@ -10,6 +10,7 @@ import (
 	"github.com/kernelscope/kernelscope/gpu/report"
 	"html"
 	"log/slog"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -32,6 +33,7 @@ type Engine struct {
 	state   *magics.State
 	reports []*report.Report          // most recent last
 	named   map[string]*report.Report // %name
+	defs    []definition              // %%cuda_define, in order (multifile.go)
 	log     *slog.Logger
 	baseDir string
 
@@ -94,6 +96,14 @@ func (e *Engine) Execute(ctx context.Context, req kernel.ExecuteRequest, out ker
 		return pub.display(samplesBundle(), "")
 	case spec.Compared:
 		return e.compare(spec, pub)
+	case spec.WriteFile != nil:
+		return e.writeFile(spec.WriteFile, pub)
+	case spec.Define != "":
+		return e.define(ctx, spec, pub)
+	case len(spec.Undefine) > 0:
+		return e.undefine(spec.Undefine, pub)
+	case spec.ListDefines:
+		return e.listDefines(pub)
 	}
 	if spec.Kind == magics.Config && spec.Sample == "" {
 		return pub.display(map[string]any{render.MIMEText: "defaults updated: " + describeDefaults(spec)}, "")
@@ -110,6 +120,22 @@ func (e *Engine) Execute(ctx context.Context, req kernel.ExecuteRequest, out ker
 	}
 	if areq.IsPTX {
 		areq.SourceFile = "cell.ptx"
+	}
+	var defsNote string
+	if !areq.IsPTX && spec.Sample == "" {
+		e.mu.Lock()
+		src, used, unused := withDefinitions(e.defs, spec.Source, areq.SourceFile)
+		e.mu.Unlock()
+		if len(used)+len(unused) > 0 {
+			defsNote = definitionsNote(used, unused)
+			if areq.Launch != nil && areq.Launch.TemplateArgs != "" {
+				// The pipeline tells the instantiation line it appends by its line
+				// number being past the source's lines; number it so with the
+				// definitions above.
+				src += "\n#line 2000000000 " + strconv.Quote(areq.SourceFile) + "\n"
+			}
+		}
+		areq.Source = []byte(src)
 	}
 	if spec.Sample != "" {
 		s, ok := samples.Get(spec.Sample)
@@ -196,6 +222,9 @@ func (e *Engine) Execute(ctx context.Context, req kernel.ExecuteRequest, out ker
 	}
 	if rep != nil && (runErr == nil || rep.PTX != "") {
 		rep.Name = spec.Name
+		if defsNote != "" {
+			rep.Notes = append(rep.Notes, defsNote)
+		}
 		if spec.Sample == "" && rep.Source != "" {
 			// Show the cell as written, magics included (line numbers are the same).
 			rep.Source = req.Code
@@ -222,6 +251,9 @@ func (e *Engine) Execute(ctx context.Context, req kernel.ExecuteRequest, out ker
 	if runErr != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
+		}
+		if defsNote != "" {
+			renameDefinitionDiags(runErr)
 		}
 		var f *analysis.Failure
 		if errors.As(runErr, &f) {
@@ -388,13 +420,13 @@ func byteOffset(code string, cp int) int {
 // Complete completes magics, arch names, kernel names, CUDA words and PTX opcodes;
 // cursor and the returned range are byte offsets.
 func (e *Engine) Complete(code string, cursor int) ([]string, int, int) {
-	m, start, end := magics.Complete(code, codePoints(code, cursor))
+	m, start, end := magics.CompleteEnv(code, codePoints(code, cursor), e.env(code))
 	return m, byteOffset(code, start), byteOffset(code, end)
 }
 
 // Inspect documents the word at the cursor (a byte offset).
 func (e *Engine) Inspect(code string, cursor, detail int) (map[string]any, bool) {
-	text, h, ok := magics.Inspect(code, codePoints(code, cursor))
+	text, h, ok := magics.InspectEnv(code, codePoints(code, cursor), e.env(code))
 	if !ok {
 		return nil, false
 	}

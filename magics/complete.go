@@ -1,6 +1,7 @@
 package magics
 
 import (
+	"fmt"
 	"html"
 	"regexp"
 	"strings"
@@ -113,6 +114,12 @@ func magicValues(name, code string) []string {
 // offset), and the code-point range [start, end) they replace: magic names and
 // values, architecture names, kernel names, CUDA words, and PTX opcodes in %%ptx cells.
 func Complete(code string, cursor int) (matches []string, start, end int) {
+	return CompleteEnv(code, cursor, Env{})
+}
+
+// CompleteEnv is Complete knowing env's names too: those declared in kept
+// definitions and included headers, and the kept definitions' names (%undefine).
+func CompleteEnv(code string, cursor int, env Env) (matches []string, start, end int) {
 	cursor = min(max(cursor, 0), utf8.RuneCountInString(code))
 	cc := locate(code, cursor)
 	left := cc.line[:cc.col]
@@ -130,6 +137,9 @@ func Complete(code string, cursor int) (matches []string, start, end int) {
 			wordStart--
 		}
 		cands = magicValues(name, code)
+		if name == "%undefine" {
+			cands = env.Defines
+		}
 		if name == "%launch" {
 			if strings.Contains(trimmed, "(") {
 				cands = InitFuncs()
@@ -151,6 +161,12 @@ func Complete(code string, cursor int) (matches []string, start, end int) {
 			cands = ptx.Opcodes()
 		} else {
 			cands = codeWords(code)
+			for _, d := range ScanDecls(code, "") {
+				cands = append(cands, d.Name)
+			}
+			for _, d := range env.Decls {
+				cands = append(cands, d.Name)
+			}
 		}
 	}
 	prefix := left[wordStart:]
@@ -196,6 +212,12 @@ func wordAt(line string, col int, dots bool) (string, int) {
 // Inspect documents the magic, CUDA built-in or intrinsic, or PTX opcode at the
 // cursor (a code-point offset), as plain text and HTML.
 func Inspect(code string, cursor int) (text, htmlText string, ok bool) {
+	return InspectEnv(code, cursor, Env{})
+}
+
+// InspectEnv is Inspect knowing env's declarations too: a name declared in the
+// cell, a kept definition or an included header shows its declaration and where.
+func InspectEnv(code string, cursor int, env Env) (text, htmlText string, ok bool) {
 	cc := locate(code, cursor)
 	trimmed := strings.TrimLeft(cc.line, " \t")
 	if strings.HasPrefix(trimmed, "%") {
@@ -219,6 +241,14 @@ func Inspect(code string, cursor int) (text, htmlText string, ok bool) {
 		return d.Opcode + "\n" + d.Syntax + "\n\n" + d.Summary + "\n\n(PTX ISA)", docHTML(d.Opcode, d.Syntax, d.Summary+" (PTX ISA)"), true
 	}
 	w, _ := wordAt(cc.line, cc.col, false)
+	if w != "" {
+		for _, d := range append(ScanDecls(code, "this cell"), env.Decls...) {
+			if d.Name == w {
+				where := fmt.Sprintf("%s, declared in %s line %d", d.Kind, d.Where, d.Line)
+				return d.Name + "\n" + d.Text + "\n\n" + where, docHTML(d.Name, d.Text, where), true
+			}
+		}
+	}
 	d, found := lookupCUDA(strings.TrimLeft(w, "%"))
 	if !found {
 		return "", "", false

@@ -18,6 +18,8 @@ type magicDoc struct {
 func magicTable() []magicDoc {
 	return []magicDoc{
 		{"%%ptx", "%%ptx", "First line of a cell of PTX instead of CUDA: the PTX is parsed and simulated as written."},
+		{"%%writefile", "%%writefile [-a] vec.cuh", "First line of a cell whose other lines are written to a file beside the notebook (-a appends), e.g. a header to #include; in sandbox mode only under the notebook's directory."},
+		{"%%cuda_define", "%%cuda_define helpers", "First line of a cell of device functions, types, __constant__/__device__ variables and macros kept in the session: it is compiled at once, and later CUDA cells are compiled as if it were written above them (errors name the definition and its line). Running it again replaces it; restarting the kernel forgets it."},
 		{"%arch", "%arch sm_90", "Target architecture: " + strings.Join(arch.Names(), ", ") + " (default sm_80)."},
 		{"%grid", "%grid 4 | 4,2 | 4x2 | auto", "Grid size in blocks, 1 to 3 dimensions; auto picks enough blocks for the buffers."},
 		{"%block", "%block 256 | 32,8 | auto", "Block size in threads, 1 to 3 dimensions, at most 1024 threads."},
@@ -40,6 +42,8 @@ func magicTable() []magicDoc {
 		{"%timing", "%timing on | off", "Turns the timing model (cycles, stalls, timeline) on or off (default on)."},
 		{"%check", "%check race,init,sync,order | all | off", "Correctness checks: shared/global races, reads of unwritten memory, barrier and warp-sync misuse (race, init, sync: on by default); order reruns the launch in reverse block and warp order and compares the outputs."},
 		{"%expect", "%expect out == a + b | out ~= file(\"ref.bin\") ulp=2 | sum(hist) == n", "An expectation checked after the launch over its buffers and scalars; the report says whether each holds, with the first failing index."},
+		{"%defines", "%defines", "Lists the kept definitions (%%cuda_define) with the names they declare."},
+		{"%undefine", "%undefine helpers [more ...]", "Drops kept definitions; later cells no longer see them."},
 		{"%compare", "%compare [A B]", "Compares the last two reports, or the two named A and B, side by side."},
 		{"%name", "%name NAME", "Names this cell's report for a later %compare."},
 		{"%help", "%help", "Shows this help."},

@@ -86,6 +86,11 @@ type Spec struct {
 	Name        string
 	Checks      []string // correctness checks on (check.go): race, init, sync, order
 	Expect      []string // %expect expressions of this cell
+
+	WriteFile   *WriteFile // %%writefile [-a] NAME (multifile.go)
+	Define      string     // %%cuda_define NAME: the cell is a kept definition (multifile.go)
+	ListDefines bool       // %defines
+	Undefine    []string   // %undefine NAME...
 }
 
 // Error is a bad magic: its cell line (1-based; 0 when not from a cell), the
@@ -223,8 +228,21 @@ func (s *State) Parse(cell string) (*Spec, error) {
 		}
 		if strings.HasPrefix(trimmed, "%%") {
 			name := strings.Fields(trimmed)[0]
+			if name == "%%writefile" || name == "%%cuda_define" {
+				if !first {
+					return nil, &Error{Line: n, Magic: name, Msg: "must be the first line of the cell"}
+				}
+				if name == "%%writefile" {
+					return s.parseWriteFile(n, trimmed, lines[i+1:])
+				}
+				if err := parseDefine(n, trimmed, spec); err != nil {
+					return nil, err
+				}
+				first = false
+				continue
+			}
 			if name != "%%ptx" {
-				return nil, &Error{Line: n, Magic: name, Msg: "unknown cell magic; the only cell magic is %%ptx"}
+				return nil, &Error{Line: n, Magic: name, Msg: "unknown cell magic; the cell magics are %%ptx, %%writefile, %%cuda_define"}
 			}
 			if !first {
 				return nil, &Error{Line: n, Magic: "%%ptx", Msg: "must be the first line of the cell"}
@@ -242,6 +260,9 @@ func (s *State) Parse(cell string) (*Spec, error) {
 			hasCode = true
 			continue
 		}
+		if spec.Define != "" {
+			return nil, &Error{Line: n, Magic: strings.Fields(trimmed)[0], Msg: "a %%cuda_define cell holds code only: put magics in a cell of their own"}
+		}
 		if err := s.sandboxRefuses(n, trimmed); err != nil {
 			return nil, err
 		}
@@ -253,6 +274,9 @@ func (s *State) Parse(cell string) (*Spec, error) {
 		return nil, err
 	}
 	spec.Source = strings.Join(out, "\n")
+	if err := checkDefinitionCell(spec, lines, hasCode); err != nil {
+		return nil, err
+	}
 	if !hasCode && spec.Kind != PTX {
 		spec.Kind = Config
 	}
@@ -438,6 +462,22 @@ func applyMagic(n int, line string, d *defaults, spec *Spec) error {
 			return err
 		}
 		spec.LsMagic = true
+	case "%defines":
+		if err := noArg(); err != nil {
+			return err
+		}
+		spec.ListDefines = true
+	case "%undefine":
+		f := strings.Fields(arg)
+		if len(f) == 0 {
+			return fail("expected the names of kept definitions to drop (%%defines lists them)")
+		}
+		for _, x := range f {
+			if !validName(x) {
+				return fail("%q is not a definition name (letters, digits, _ . -)", x)
+			}
+		}
+		spec.Undefine = append(spec.Undefine, f...)
 	case "%compare":
 		f := strings.Fields(arg)
 		if len(f) != 0 && len(f) != 2 {

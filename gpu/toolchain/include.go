@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -215,6 +216,9 @@ func parseDeps(s string) []string {
 	return out
 }
 
+// lineDirectiveRE is a #line directive: the next line's number and, optionally, its file.
+var lineDirectiveRE = regexp.MustCompile(`^\s*#\s*line\s+(\d+)(?:\s+"([^"]*)")?`)
+
 var directiveRE = regexp.MustCompile(`^\s*#\s*(include_next|include|import|embed)\s*([<"])([^>"]*)[>"]`)
 
 // refusedInclude is the error for a file outside the allowed directories, at the
@@ -228,8 +232,23 @@ func refusedInclude(req Request, real string, headers []string) Diagnostic {
 	msg := func(spelled string) string {
 		return fmt.Sprintf("sandbox mode: #%s reads %s, which is outside %s; only files under that directory may be included", spelled, real, where)
 	}
-	match := func(text, base string) (int, string) {
-		for i, l := range strings.Split(text, "\n") {
+	// match finds the directive that reads real: its line and file as #line
+	// directives number them (file "" for the source itself), and its spelling.
+	match := func(text, base string) (int, string, string) {
+		line, file := 0, ""
+		for _, l := range strings.Split(text, "\n") {
+			line++
+			if lm := lineDirectiveRE.FindStringSubmatch(l); lm != nil {
+				line, _ = strconv.Atoi(lm[1])
+				line--
+				if lm[2] != "" {
+					file = lm[2]
+					if file == req.File {
+						file = ""
+					}
+				}
+				continue
+			}
 			m := directiveRE.FindStringSubmatch(l)
 			if m == nil {
 				continue
@@ -250,13 +269,15 @@ func refusedInclude(req Request, real string, headers []string) Diagnostic {
 					c = r
 				}
 				if c == real {
-					return i + 1, m[1] + " " + m[2] + name + map[string]string{"<": ">", `"`: `"`}[m[2]]
+					return line, file, m[1] + " " + m[2] + name + map[string]string{"<": ">", `"`: `"`}[m[2]]
 				}
 			}
 		}
-		return 0, ""
+		return 0, "", ""
 	}
-	if n, spelled := match(req.Source, req.IncludeDir); n > 0 {
+	if n, file, spelled := match(req.Source, req.IncludeDir); n > 0 && file != "" {
+		return Diagnostic{Severity: "error", File: file, FileLine: n, Message: fmt.Sprintf("in %s:%d: %s", file, n, msg(spelled))}
+	} else if n > 0 {
 		return Diagnostic{Line: n, Severity: "error", Message: msg(spelled)}
 	}
 	// A header under the include directory that includes it.
@@ -265,7 +286,7 @@ func refusedInclude(req Request, real string, headers []string) Diagnostic {
 		if err != nil {
 			continue
 		}
-		if n, spelled := match(string(b), filepath.Dir(h)); n > 0 {
+		if n, _, spelled := match(string(b), filepath.Dir(h)); n > 0 {
 			rel, err := filepath.Rel(req.IncludeDir, h)
 			if err != nil {
 				rel = h
