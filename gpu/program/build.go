@@ -10,7 +10,6 @@ package program
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -107,14 +106,14 @@ func Build(ctx context.Context, src string, o Options) (*Program, error) {
 	}
 	host = append(host, hostFlags(o.Flags)...)
 	host = append(host, "-c", filepath.Join(dir, srcName), "-o", filepath.Join(dir, "prog.o"))
-	if err := runTool(ctx, dir, clang, host, o); err != nil {
+	if err := runTool(ctx, dir, clang, host, o, src); err != nil {
 		return fail(err)
 	}
-	if err := runTool(ctx, dir, clang, []string{"-x", "c", "-O2", "-c", filepath.Join(dir, "ksrt.c"), "-o", filepath.Join(dir, "ksrt.o")}, o); err != nil {
+	if err := runTool(ctx, dir, clang, []string{"-x", "c", "-O2", "-c", filepath.Join(dir, "ksrt.c"), "-o", filepath.Join(dir, "ksrt.o")}, o, src); err != nil {
 		return fail(fmt.Errorf("runtime: %w", err))
 	}
 	link := []string{"--driver-mode=g++", filepath.Join(dir, "prog.o"), filepath.Join(dir, "ksrt.o"), "-lm", "-o", p.Exe}
-	if err := runTool(ctx, dir, clang, link, o); err != nil {
+	if err := runTool(ctx, dir, clang, link, o, src); err != nil {
 		return fail(err)
 	}
 	return p, nil
@@ -145,7 +144,7 @@ var undefRE = regexp.MustCompile("undefined reference to `([^'(]+)")
 var diagRE = regexp.MustCompile(`(?m)^[^\s:]*prog\.cu:(\d+):(\d+): (error|warning|note): (.*)$`)
 
 // runTool runs a compiler step and turns its failure into a BuildError naming lines.
-func runTool(ctx context.Context, dir, exe string, args []string, o Options) error {
+func runTool(ctx context.Context, dir, exe string, args []string, o Options, src string) error {
 	cmd := exec.CommandContext(ctx, exe, args...)
 	cmd.Dir = dir
 	var out bytes.Buffer
@@ -169,7 +168,7 @@ func runTool(ctx context.Context, dir, exe string, args []string, o Options) err
 				continue
 			}
 			seen[name] = true
-			msgs = append(msgs, fmt.Sprintf("%s: %s is not provided by KernelScope's CUDA runtime (yet)", where(o, strconv.Itoa(firstUse(name, o)))+"", name))
+			msgs = append(msgs, fmt.Sprintf("%s: %s is not provided by KernelScope's CUDA runtime (yet)", where(o, strconv.Itoa(firstUse(name, src))), name))
 		}
 		if len(msgs) == 0 {
 			msgs = append(msgs, "host build failed: "+strings.TrimSpace(text))
@@ -188,12 +187,12 @@ func where(o Options, line string) string {
 }
 
 // firstUse is the first source line naming ident (1 if none), for link errors.
-func firstUse(ident string, o Options) int {
+func firstUse(ident string, src string) int {
+	re := regexp.MustCompile(`\b` + regexp.QuoteMeta(ident) + `\b`)
+	for i, l := range strings.Split(src, "\n") {
+		if re.MatchString(l) {
+			return i + 1
+		}
+	}
 	return 1
-}
-
-// errBuild reports whether err is a build failure.
-func errBuild(err error) bool {
-	var b *BuildError
-	return errors.As(err, &b)
 }

@@ -7,8 +7,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/kernelscope/kernelscope/gpu/arch"
+	"github.com/kernelscope/kernelscope/gpu/occupancy"
+	ksrt "github.com/kernelscope/kernelscope/runtime"
 )
 
 // runFile builds and runs testdata/programs/NAME with args and stdin.
@@ -60,5 +65,176 @@ func TestVectorAdd(t *testing.T) {
 	l := res.Launches[0]
 	if l.Kernel != "vecAdd" || l.Grid != [3]int{4, 1, 1} || l.Block != [3]int{256, 1, 1} || l.Micros <= 0 {
 		t.Errorf("launch %+v", l)
+	}
+}
+
+func TestConstantTwoLaunches(t *testing.T) {
+	res, out, errs := runFile(t, "constant.cu", "")
+	if res.ExitCode != 0 {
+		t.Fatalf("exit %d %s; stderr %s", res.ExitCode, res.Message, errs)
+	}
+	c := [4]float32{1, -2, 0.5, 3}
+	var y5 float32
+	sum := 0.0
+	for i := 0; i < 300; i++ {
+		x := float32(i%17) * 0.25
+		y := (c[0] + x*(c[1]+x*(c[2]+x*c[3]))) * c[3]
+		if i == 5 {
+			y5 = y
+		}
+		sum += float64(y)
+	}
+	want := fmt.Sprintf("coef[3]=%g y[5]=%.4f sum=%.3f\n", c[3], y5, sum)
+	if out != want {
+		t.Errorf("stdout %q, want %q", out, want)
+	}
+	if len(res.Launches) != 2 || res.Launches[0].Kernel != "poly" || res.Launches[1].Kernel != "scaleByCoef" {
+		t.Fatalf("launches %+v", res.Launches)
+	}
+}
+
+func TestScanThreeLaunches(t *testing.T) {
+	res, out, errs := runFile(t, "scan.cu", "")
+	if res.ExitCode != 0 {
+		t.Fatalf("exit %d %s; stderr %s", res.ExitCode, res.Message, errs)
+	}
+	const n = 5000
+	// Go's % truncates like C's, so the checksum is computed the same way.
+	acc, cc := 0, int64(0)
+	for i := 0; i < n; i++ {
+		acc += (i*7)%13 - 4
+		cc = (cc*31 + int64(acc)) % 1000000007
+	}
+	want := fmt.Sprintf("cudaSuccess last=%d checksum=%d\n", acc, cc)
+	if out != want {
+		t.Errorf("stdout %q, want %q", out, want)
+	}
+	if len(res.Launches) != 3 {
+		t.Fatalf("%d launches", len(res.Launches))
+	}
+	for _, l := range res.Launches {
+		if l.Error != "" || l.Report == nil || !l.Report.Simulated {
+			t.Errorf("launch %d: %+v", l.Index, l)
+		}
+	}
+}
+
+func TestOutOfBoundsIsIllegalAddress(t *testing.T) {
+	res, out, _ := runFile(t, "oob.cu", "")
+	want := "launch: cudaSuccess\nsync: cudaErrorIllegalAddress (700): an illegal memory access was encountered\nafter: cudaErrorIllegalAddress\n"
+	if out != want {
+		t.Errorf("stdout %q, want %q", out, want)
+	}
+	if res.ExitCode != 2 {
+		t.Errorf("exit %d", res.ExitCode)
+	}
+	if len(res.Launches) != 1 {
+		t.Fatalf("%d launches", len(res.Launches))
+	}
+	l := res.Launches[0]
+	if l.Code != 700 || !strings.Contains(l.Error, "line 7") {
+		t.Errorf("launch error %d %q; want 700 naming line 7", l.Code, l.Error)
+	}
+}
+
+func TestEventsAndProperties(t *testing.T) {
+	res, out, errs := runFile(t, "events.cu", "")
+	if res.ExitCode != 0 {
+		t.Fatalf("exit %d %s; stderr %s", res.ExitCode, res.Message, errs)
+	}
+	spec, err := arch.Lookup("sm_80")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Launches) != 1 || res.Launches[0].Report == nil {
+		t.Fatalf("launches %+v", res.Launches)
+	}
+	rep := res.Launches[0].Report
+	occ, err := occupancy.Compute(spec, occupancy.Input{BlockSize: 256, RegsPerThread: rep.Registers.PerThread})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(out, "\n")
+	want := []string{
+		fmt.Sprintf("devices=1 cc=%d.%d sms=%d warp=%d maxThreads=%d smemBlock=%d", spec.Major, spec.Minor, spec.SMs, spec.WarpSize, spec.MaxThreadsPerBlock, spec.SharedPerBlock),
+		fmt.Sprintf("active blocks per SM at 256 threads: %d", occ.ActiveBlocks),
+		"y[0]=5 y[n-1]=5 positive_time=1",
+		fmt.Sprintf("ELAPSED_MS %.6f", float32(res.Launches[0].Micros/1000)),
+	}
+	if len(lines) < 4 {
+		t.Fatalf("stdout %q", out)
+	}
+	for i, w := range want {
+		if lines[i] != w {
+			t.Errorf("line %d: %q, want %q", i+1, lines[i], w)
+		}
+	}
+}
+
+func TestArgvAndStdin(t *testing.T) {
+	res, out, errs := runFile(t, "argv_stdin.cu", "1 2 3 -4\n", "3")
+	if out != "3 6 9 -12\n" || errs != "scaled 4 numbers by 3\n" || res.ExitCode != 4 {
+		t.Errorf("stdout %q stderr %q exit %d", out, errs, res.ExitCode)
+	}
+	res, _, errs = runFile(t, "argv_stdin.cu", "")
+	if res.ExitCode != 64 || !strings.HasPrefix(errs, "usage: ") {
+		t.Errorf("without arguments: exit %d stderr %q", res.ExitCode, errs)
+	}
+}
+
+func TestHostSegfault(t *testing.T) {
+	res, out, _ := runFile(t, "segfault.cu", "")
+	if out != "before the crash\n" {
+		t.Errorf("stdout %q", out)
+	}
+	if res.ExitCode != 128+11 || !strings.Contains(res.Message, "signal 11") {
+		t.Errorf("exit %d message %q", res.ExitCode, res.Message)
+	}
+	if len(res.Launches) != 1 || res.Launches[0].Error != "" {
+		t.Errorf("launches %+v", res.Launches)
+	}
+}
+
+func TestBuildErrorsNameLines(t *testing.T) {
+	if _, err := exec.LookPath("clang-19"); err != nil {
+		t.Skip("clang-19 not installed")
+	}
+	src := "#include <cuda_runtime.h>\n__global__ void k(float *a) { a[0] = 1; }\nint main() {\n  float *d; size_t pitch;\n  cudaMallocPitch((void **)&d, &pitch, 16, 16);\n  return 0;\n}\n"
+	_, err := Build(context.Background(), src, Options{File: "p.cu"})
+	if err == nil || !strings.Contains(err.Error(), "p.cu:5: cudaMallocPitch is not provided by KernelScope's CUDA runtime") {
+		t.Errorf("link error %v", err)
+	}
+	_, err = Build(context.Background(), strings.Replace(src, "return 0;", "return nope;", 1), Options{File: "p.cu", Cell: true})
+	if err == nil || !strings.Contains(err.Error(), "line 6:10: error: use of undeclared identifier 'nope'") {
+		t.Errorf("compile error %v", err)
+	}
+	if !IsProgram(src) || IsProgram("__global__ void k() {}\n") || !IsProgram("%program\n__global__ void k() {}\n") {
+		t.Error("IsProgram")
+	}
+}
+
+// TestErrorTablesAgree checks that the runtime's error names and numbers are the prelude header's.
+func TestErrorTablesAgree(t *testing.T) {
+	hdr, err := os.ReadFile(filepath.Join("..", "toolchain", "prelude", "kernelscope_runtime.h"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	enum := map[string]string{}
+	for _, m := range regexp.MustCompile(`(?m)^\s*(cuda(?:Success|Error\w+)) = (\d+),`).FindAllStringSubmatch(string(hdr), -1) {
+		enum[m[1]] = m[2]
+	}
+	rows := regexp.MustCompile(`\{(\d+), "(cuda\w+)", "`).FindAllStringSubmatch(ksrt.Source, -1)
+	if len(rows) < 15 {
+		t.Fatalf("found %d rows in ksrt.c's error table", len(rows))
+	}
+	for _, r := range rows {
+		if enum[r[2]] != r[1] {
+			t.Errorf("%s is %s in ksrt.c, %q in kernelscope_runtime.h", r[2], r[1], enum[r[2]])
+		}
+	}
+	for name, code := range map[string]string{"cudaErrorIllegalAddress": "700", "cudaErrorInvalidValue": "1", "cudaErrorMemoryAllocation": "2", "cudaErrorNotPermitted": "800", "cudaErrorLaunchMaxDepthExceeded": "65"} {
+		if enum[name] != code {
+			t.Errorf("%s = %s in the header, CUDA's value is %s", name, enum[name], code)
+		}
 	}
 }

@@ -62,6 +62,13 @@ static int ks_ready;
 static uint64_t ks_heap_size;
 static cudaError_t ks_last;   /* cudaGetLastError */
 static cudaError_t ks_sticky; /* a kernel fault: every later call returns it */
+static cudaError_t ks_pending; /* a fault of a launch not yet synchronised with */
+
+/* ks_sync is a synchronising call: a pending kernel fault becomes sticky, as CUDA's asynchronous errors do. */
+static cudaError_t ks_sync(void) {
+  if (ks_pending) ks_sticky = ks_last = ks_pending, ks_pending = 0;
+  return ks_sticky;
+}
 
 static void ks_die(const char *msg) {
   fprintf(stderr, "kernelscope runtime: %s\n", msg);
@@ -203,14 +210,14 @@ cudaError_t cudaMallocHost(void **p, size_t n) {
 cudaError_t cudaHostAlloc(void **p, size_t n, unsigned int flags) { (void)flags; return cudaMallocHost(p, n); }
 cudaError_t cudaFreeHost(void *p) { free(p); return 0; }
 cudaError_t cudaFree(void *p) {
-  if (ks_sticky) return ks_sticky;
+  if (ks_sync()) return ks_sticky;
   if (!p) return 0;
   uint64_t a = (uint64_t)(uintptr_t)p;
   return ks_ret(ks_call(OP_FREE, &a, 8, 0, 0, 0));
 }
 
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind) {
-  if (ks_sticky) return ks_sticky;
+  if (ks_sync()) return ks_sticky;
   if (n == 0) return 0;
   if (!dst || !src) return ks_ret(1);
   uint64_t r[4] = {(uint64_t)(uintptr_t)dst, (uint64_t)(uintptr_t)src, n, (uint64_t)kind};
@@ -221,7 +228,7 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind) {
 }
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, int kind, cudaStream_t s) { (void)s; return cudaMemcpy(dst, src, n, kind); }
 cudaError_t cudaMemset(void *p, int v, size_t n) {
-  if (ks_sticky) return ks_sticky;
+  if (ks_sync()) return ks_sticky;
   if (n == 0) return 0;
   uint64_t r[3] = {(uint64_t)(uintptr_t)p, (uint64_t)(unsigned char)v, n};
   cudaError_t e = ks_call(OP_MEMSET, r, sizeof r, 0, 0, 0);
@@ -251,7 +258,7 @@ cudaError_t cudaMemcpyToSymbol(const void *sym, const void *src, size_t n, size_
 }
 cudaError_t cudaMemcpyFromSymbol(void *dst, const void *sym, size_t n, size_t off, int kind) {
   (void)kind;
-  if (ks_sticky) return ks_sticky;
+  if (ks_sync()) return ks_sticky;
   size_t size = 0;
   const char *name = ks_lookup(ks_vars, ks_nvars, sym, &size);
   if (!name) return ks_ret(13);
@@ -339,7 +346,7 @@ static cudaError_t ks_launch(const char *name, dim3 g, dim3 b, size_t shmem, voi
     int32_t fault;
     memcpy(&fault, out, 4);
     if (got > 4) fwrite(out + 4, 1, got - 4, stdout); /* device printf */
-    if (fault) ks_sticky = fault, ks_last = fault;
+    if (fault && !ks_pending) ks_pending = fault;
   }
   return ks_ret(e);
 }
@@ -363,8 +370,8 @@ cudaError_t cudaLaunchKernel(const void *f, dim3 grid, dim3 block, void **args, 
 }
 
 /* ---- synchronisation, errors ---- */
-cudaError_t cudaDeviceSynchronize(void) { return ks_sticky; }
-cudaError_t cudaThreadSynchronize(void) { return ks_sticky; }
+cudaError_t cudaDeviceSynchronize(void) { return ks_sync(); }
+cudaError_t cudaThreadSynchronize(void) { return ks_sync(); }
 cudaError_t cudaDeviceReset(void) { return 0; }
 cudaError_t cudaGetLastError(void) {
   cudaError_t e = ks_last;
@@ -511,7 +518,7 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, const void *f,
 cudaError_t cudaStreamCreate(cudaStream_t *s) { *s = malloc(1); return 0; }
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned int flags) { (void)flags; return cudaStreamCreate(s); }
 cudaError_t cudaStreamDestroy(cudaStream_t s) { free(s); return 0; }
-cudaError_t cudaStreamSynchronize(cudaStream_t s) { (void)s; return ks_sticky; }
+cudaError_t cudaStreamSynchronize(cudaStream_t s) { (void)s; return ks_sync(); }
 cudaError_t cudaStreamQuery(cudaStream_t s) { (void)s; return ks_sticky; }
 cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned int flags) { (void)s, (void)e, (void)flags; return 0; }
 cudaError_t cudaEventCreate(cudaEvent_t *e) {
@@ -528,7 +535,7 @@ cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) {
   e->ms = ms, e->recorded = 1;
   return ks_ret(r);
 }
-cudaError_t cudaEventSynchronize(cudaEvent_t e) { (void)e; return ks_sticky; }
+cudaError_t cudaEventSynchronize(cudaEvent_t e) { (void)e; return ks_sync(); }
 cudaError_t cudaEventQuery(cudaEvent_t e) { (void)e; return ks_sticky; }
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b) {
   if (!a || !b || !ms) return ks_ret(400);
