@@ -108,6 +108,9 @@ func (e *Engine) Execute(ctx context.Context, req kernel.ExecuteRequest, out ker
 	if spec.Kind == magics.Config && spec.Sample == "" {
 		return pub.display(map[string]any{render.MIMEText: "defaults updated: " + describeDefaults(spec)}, "")
 	}
+	if isProgramCell(spec) { // a whole program (program.go)
+		return e.runProgram(ctx, spec, req, out, pub)
+	}
 	areq := analysis.Request{
 		Source: []byte(spec.Source), SourceFile: "cell.cu", IsPTX: spec.Kind == magics.PTX, Cell: true,
 		Arch: spec.Arch, Compiler: spec.Compiler, Flags: spec.Flags, Launch: spec.Launch,
