@@ -25,6 +25,9 @@ type definition struct {
 	name  string
 	body  string // the cell with its %%cuda_define line blanked, so its lines are the cell's
 	decls []magics.Decl
+	// included are the declarations of the local headers it includes, as they
+	// were when it was defined.
+	included []magics.Decl
 }
 
 // definitionFile is the file name a kept definition has in the compiled source
@@ -77,7 +80,7 @@ func usedDefinitions(defs []definition, src string) (used, unused []string) {
 			if isUsed[i] {
 				continue
 			}
-			for _, d := range defs[i].decls {
+			for _, d := range append(defs[i].decls, defs[i].included...) {
 				if words[d.Name] {
 					isUsed[i], changed = true, true
 					for _, w := range identWordRE.FindAllString(defs[i].body, -1) {
@@ -145,6 +148,9 @@ func (e *Engine) define(ctx context.Context, spec *magics.Spec, pub publisher) e
 	defs := append([]definition(nil), e.defs...)
 	sandbox := e.state.Sandbox()
 	e.mu.Unlock()
+	// The names of the local headers it includes count as its own (a cell that
+	// uses one of them uses the definition); completion reads the headers afresh.
+	d.included = e.headerDecls(d.body, e.baseDir, sandbox, map[string]bool{}, 0)
 	src := definitionSource(defs, &d, "cell.cu")
 	if sandbox && len(src) > analysis.SandboxMaxSourceBytes {
 		return &cellError{name: "MagicError", msg: fmt.Sprintf("sandbox mode: the kept definitions with this one are %d bytes, more than the %d (1 MiB) allowed", len(src), analysis.SandboxMaxSourceBytes)}
@@ -175,8 +181,12 @@ func (e *Engine) define(ctx context.Context, spec *magics.Spec, pub publisher) e
 		verb = "replaced"
 	}
 	lines := strings.Count(strings.TrimRight(d.body, "\n"), "\n") // the lines after %%cuda_define
-	text := fmt.Sprintf("%s definition %s (%s, compiled for %s): %s. Later CUDA cells are compiled with it above their code; %%defines lists the kept definitions, %%undefine %s drops it.",
-		verb, d.name, plural(lines, "line"), spec.Arch, describeDecls(d.decls), d.name)
+	inc := ""
+	if len(d.included) > 0 {
+		inc = "; from the headers it includes: " + describeDecls(d.included)
+	}
+	text := fmt.Sprintf("%s definition %s (%s, compiled for %s): %s%s. Later CUDA cells are compiled with it above their code; %%defines lists the kept definitions, %%undefine %s drops it.",
+		verb, d.name, plural(lines, "line"), spec.Arch, describeDecls(d.decls), inc, d.name)
 	return pub.display(map[string]any{render.MIMEText: text}, "")
 }
 

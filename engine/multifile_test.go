@@ -207,10 +207,22 @@ func TestDefinitionsInSandbox(t *testing.T) {
 	if _, err := run(t, e, "%%writefile h.cuh\n#define OFFSET 10.0f\n"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := run(t, e, "%%cuda_define helpers\n#include \"h.cuh\"\n__device__ float shift(float x) { return x + OFFSET; }\n"); err != nil {
+	r, err := run(t, e, "%%cuda_define helpers\n#include \"h.cuh\"\n__device__ float shift(float x) { return x + OFFSET; }\n")
+	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := run(t, e, "%grid 1\n%block 4\n%launch k(a=arange(4))\n__global__ void k(float *a) {\n  a[threadIdx.x] = shift(a[threadIdx.x]);\n}\n")
+	if txt := lastText(t, r); !strings.Contains(txt, "function shift; from the headers it includes: macro OFFSET") {
+		t.Errorf("definition answer: %s", txt)
+	}
+	// A cell that uses only a name of the definition's header uses the definition.
+	r, err = run(t, e, "%grid 1\n%block 1\n%launch k(a=zeros(1))\n__global__ void k(float *a) { a[0] = OFFSET; }\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if txt := lastText(t, r); !strings.Contains(txt, "a[1] f32: 10") || !strings.Contains(txt, "uses the kept definitions helpers") {
+		t.Errorf("cell using the definition's header:\n%s", txt)
+	}
+	r, err = run(t, e, "%grid 1\n%block 4\n%launch k(a=arange(4))\n__global__ void k(float *a) {\n  a[threadIdx.x] = shift(a[threadIdx.x]);\n}\n")
 	if err != nil {
 		t.Fatal(err)
 	}

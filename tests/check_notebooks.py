@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Checks executed notebooks: no error output except in cells tagged
 "raises-exception", and every CUDA or PTX cell answered with text/html, an
-image (image/png or image/svg+xml) and the JSON report.
+image (image/png or image/svg+xml) and the JSON report (%%writefile and
+%%cuda_define cells answer with text).
 
     /usr/bin/python3 tests/check_notebooks.py build/notebooks/*.ipynb
 
@@ -20,9 +21,17 @@ def is_code_cell(src):
         return False
     if lines[0].startswith("%%ptx"):
         return True
+    if lines[0].startswith(("%%writefile", "%%cuda_define")):
+        return False  # answered with text: what was written, what was kept
     if any(l.lstrip().startswith("%sample ") for l in lines):
         return True
     return any(not l.lstrip().startswith("%") for l in lines)
+
+
+def is_text_cell(src):
+    """A %%writefile or %%cuda_define cell, answered with text."""
+    lines = [l for l in src.splitlines() if l.strip()]
+    return bool(lines) and lines[0].startswith(("%%writefile", "%%cuda_define"))
 
 
 def main(paths):
@@ -43,6 +52,10 @@ def main(paths):
                 datas = [o.get("data", {}) for o in outs if o["output_type"] in ("display_data", "update_display_data", "execute_result")]
                 if not any("text/html" in d and REPORT in d and ("image/png" in d or "image/svg+xml" in d) for d in datas):
                     problems.append("no display_data with text/html, an image and the JSON report")
+            if is_text_cell(src) and "raises-exception" not in tags:
+                datas = [o.get("data", {}) for o in outs if o["output_type"] == "display_data"]
+                if not any("text/plain" in d for d in datas):
+                    problems.append("no display_data with text/plain (what was written or kept)")
             if problems:
                 failed += 1
                 for p in problems:
