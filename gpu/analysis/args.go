@@ -396,12 +396,8 @@ func summarise(name, elem string, before, after []byte) report.Output {
 	h := fnv.New64a()
 	h.Write(after)
 	out.Checksum = fmt.Sprintf("%016x", h.Sum64())
-	for i := 0; i < n; i++ {
-		e := after[i*size : (i+1)*size]
-		out.Sum += launch.ElemValue(e, elem)
-		if i*size+size <= len(before) && string(before[i*size:(i+1)*size]) != string(e) {
-			out.Changed++
-		}
-	}
+	// From the raw bytes (summary.go): no per-element strings.
+	out.Sum = sumElems(after[:n*size], elem)
+	out.Changed = changedElems(before, after, size, n)
 	return out
 }
