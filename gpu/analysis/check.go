@@ -181,6 +181,10 @@ func orderCheck(ctx context.Context, rep *report.Report, mod *ptx.Module, kernel
 		}
 		v1 := launch.FormatElem(b1[first*size:], a.info.Type)
 		v2 := launch.FormatElem(b2[first*size:], a.info.Type)
+		if v1 == v2 { // the printed values agree, the bits do not: show the bits
+			v1 += " (bits " + elemBits(b1[first*size:(first+1)*size]) + ")"
+			v2 += " (bits " + elemBits(b2[first*size:(first+1)*size]) + ")"
+		}
 		f := report.Finding{Kind: "order_dependence", Space: "global", Variable: fmt.Sprintf("%s[%d]", a.info.Name, first),
 			Address: res.Addresses[i] + uint64(first*size), Count: diff}
 		f.Message = fmt.Sprintf("%s[%d] is %s in one schedule and %s when blocks and warps run in reverse order (%d of %d elements of %s differ): the result depends on the order threads run in",
@@ -322,4 +326,13 @@ func findingLine(mod *ptx.Module, res *sim.Result, pc int, file string, src []st
 		}
 	}
 	return prev
+}
+
+// elemBits writes a little-endian element's bits as one hexadecimal number.
+func elemBits(b []byte) string {
+	var v uint64
+	for i := len(b) - 1; i >= 0; i-- {
+		v = v<<8 | uint64(b[i])
+	}
+	return fmt.Sprintf("0x%0*x", 2*len(b), v)
 }
