@@ -238,3 +238,18 @@ func TestErrorTablesAgree(t *testing.T) {
 		}
 	}
 }
+
+func TestLaunchAPIAndMemory(t *testing.T) {
+	res, out, errs := runFile(t, "launch_api.cu", "")
+	want := "without the attribute: cudaErrorInvalidValue\nblock of 128 reversed\nwith it: cudaSuccess m[0]=381 m[127]=0\nmemset: -1\ncopied: 381 0\nhost reads a device pointer next\n"
+	if out != want {
+		t.Errorf("stdout %q, want %q (stderr %q)", out, want, errs)
+	}
+	// Host code dereferencing a cudaMalloc pointer faults, as on a GPU.
+	if res.ExitCode != 128+11 {
+		t.Errorf("exit %d %s", res.ExitCode, res.Message)
+	}
+	if len(res.Launches) != 2 || res.Launches[0].Code != 1 || res.Launches[1].Error != "" || res.Launches[1].Shared != 64*1024 {
+		t.Errorf("launches %+v", res.Launches)
+	}
+}

@@ -107,8 +107,40 @@ type Launch struct {
 
 type allocation struct {
 	base, size uint64
+	capacity   uint64 // bytes reserved at base (a freed allocation is reused when it fits)
 	managed    bool
 	live       bool
+}
+
+// alloc reserves size bytes: a freed block that fits (the smallest), else fresh
+// space after a gap of at least 256 bytes, so one past the end is unallocated.
+// Managed allocations are whole pages, which the program maps for host access.
+func (s *server) alloc(size uint64, managed bool) *allocation {
+	need := size
+	if managed {
+		need = (size + 4095) &^ 4095
+	}
+	var best *allocation
+	for _, a := range s.allocs {
+		if !a.live && a.managed == managed && a.capacity >= need && (best == nil || a.capacity < best.capacity) {
+			best = a
+		}
+	}
+	if best != nil {
+		best.size, best.live = size, true
+		return best
+	}
+	base := s.next
+	if managed {
+		base = (base + 4095) &^ 4095
+	}
+	if base+need > uint64(len(s.heap)) {
+		return nil
+	}
+	s.next = base + (need+256+255)&^255
+	a := &allocation{base: DevBase + base, size: size, capacity: need, managed: managed, live: true}
+	s.allocs = append(s.allocs, a)
+	return a
 }
 
 // server answers one program's calls.
@@ -300,15 +332,13 @@ func (s *server) event(kind, detail string, bytes int64, us float64) {
 func (s *server) handle(op uint32, r *reader) (int, []byte) {
 	switch op {
 	case opMalloc:
-		size, managed := r.u64(), r.u32()
-		base := s.next
-		if base+size > uint64(len(s.heap)) {
+		size, managed := r.u64(), r.u32() != 0
+		a := s.alloc(size, managed)
+		if a == nil {
 			return cudaErrorMemoryAllocation, nil
 		}
-		s.next += (size + 256 + 255) &^ 255 // a gap: one past the end is unallocated
-		s.allocs = append(s.allocs, &allocation{base: DevBase + base, size: size, managed: managed != 0, live: true})
-		s.event("malloc", fmt.Sprintf("%d bytes at %#x", size, DevBase+base), int64(size), 0)
-		return cudaSuccess, binary.LittleEndian.AppendUint64(nil, DevBase+base)
+		s.event("malloc", fmt.Sprintf("%d bytes at %#x", size, a.base), int64(size), 0)
+		return cudaSuccess, binary.LittleEndian.AppendUint64(nil, a.base)
 	case opFree:
 		a := r.u64()
 		for _, al := range s.allocs {
@@ -330,12 +360,19 @@ func (s *server) handle(op uint32, r *reader) (int, []byte) {
 				return cudaErrorInvalidValue, nil
 			}
 		}
+		if s.isDevice(dst) && s.isDevice(src) {
+			copy(s.heap[dst-DevBase:dst-DevBase+n], s.heap[src-DevBase:src-DevBase+n])
+		}
 		s.event("memcpy", memcpyKind(s, dst, src), int64(n), 0)
 		return cudaSuccess, nil
 	case opMemset:
-		p, _, n := r.u64(), r.u64(), r.u64()
+		p, v, n := r.u64(), r.u64(), r.u64()
 		if !s.inLive(p, n) {
 			return cudaErrorInvalidValue, nil
+		}
+		b := s.heap[p-DevBase : p-DevBase+n]
+		for i := range b {
+			b[i] = byte(v)
 		}
 		s.event("memset", fmt.Sprintf("%#x", p), int64(n), 0)
 		return cudaSuccess, nil

@@ -82,7 +82,9 @@ static void ks_init(void) {
   const char *hs = getenv("KSRT_HEAP_SIZE");
   if (!hs) ks_die("not started by kernelscope (KSRT_HEAP_SIZE unset): run the program with kernelscope run");
   ks_heap_size = strtoull(hs, 0, 10);
-  void *p = mmap((void *)KSRT_DEVBASE, ks_heap_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED_NOREPLACE, 3, 0);
+  /* Device memory is not host memory: host code that dereferences a cudaMalloc
+   pointer faults, as on a GPU. cudaMallocManaged pages are made accessible. */
+  void *p = mmap((void *)KSRT_DEVBASE, ks_heap_size, PROT_NONE, MAP_SHARED | MAP_FIXED_NOREPLACE, 3, 0);
   if (p == MAP_FAILED || p != (void *)KSRT_DEVBASE) ks_die("cannot map device memory");
 }
 
@@ -198,6 +200,7 @@ static cudaError_t ks_malloc(void **p, size_t n, uint32_t managed) {
   cudaError_t e = ks_call(OP_MALLOC, k.b, k.n, &addr, 8, 0);
   free(k.b);
   *p = e == 0 ? (void *)(uintptr_t)addr : 0;
+  if (e == 0 && managed && n > 0 && mprotect(*p, (n + 4095) & ~(size_t)4095, PROT_READ | PROT_WRITE) != 0) ks_die("cannot map managed memory");
   return ks_ret(e);
 }
 cudaError_t cudaMalloc(void **p, size_t n) { return ks_malloc(p, n, 0); }
@@ -216,6 +219,11 @@ cudaError_t cudaFree(void *p) {
   return ks_ret(ks_call(OP_FREE, &a, 8, 0, 0, 0));
 }
 
+static int ks_is_dev(const void *p) {
+  uint64_t a = (uint64_t)(uintptr_t)p;
+  return a >= KSRT_DEVBASE && a < KSRT_DEVBASE + ks_heap_size;
+}
+
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind) {
   if (ks_sync()) return ks_sticky;
   if (n == 0) return 0;
@@ -223,7 +231,21 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind) {
   uint64_t r[4] = {(uint64_t)(uintptr_t)dst, (uint64_t)(uintptr_t)src, n, (uint64_t)kind};
   cudaError_t e = ks_call(OP_MEMCPY, r, sizeof r, 0, 0, 0);
   if (e) return ks_ret(e);
-  memmove(dst, src, n); /* the parent checked that device ranges lie in live allocations */
+  /* The parent checked the device ranges and made device-to-device copies itself. */
+  int dd = ks_is_dev(dst), sd = ks_is_dev(src);
+  if (dd && sd) return 0;
+  if (!dd && !sd) {
+    memmove(dst, src, n);
+    return 0;
+  }
+  char *h = (char *)(dd ? src : dst);
+  off_t off = (off_t)((uint64_t)(uintptr_t)(dd ? dst : src) - KSRT_DEVBASE);
+  while (n > 0) {
+    ssize_t k = dd ? pwrite(3, h, n, off) : pread(3, h, n, off);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) return ks_ret(1); /* an invalid host pointer */
+    h += k, off += k, n -= (size_t)k;
+  }
   return 0;
 }
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, int kind, cudaStream_t s) { (void)s; return cudaMemcpy(dst, src, n, kind); }
@@ -232,9 +254,7 @@ cudaError_t cudaMemset(void *p, int v, size_t n) {
   if (n == 0) return 0;
   uint64_t r[3] = {(uint64_t)(uintptr_t)p, (uint64_t)(unsigned char)v, n};
   cudaError_t e = ks_call(OP_MEMSET, r, sizeof r, 0, 0, 0);
-  if (e) return ks_ret(e);
-  memset(p, v, n);
-  return 0;
+  return ks_ret(e); /* the parent filled the bytes */
 }
 cudaError_t cudaMemsetAsync(void *p, int v, size_t n, cudaStream_t s) { (void)s; return cudaMemset(p, v, n); }
 cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, int device, cudaStream_t s) { (void)p, (void)n, (void)device, (void)s; return ks_sticky; }
