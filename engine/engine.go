@@ -218,6 +218,9 @@ func (e *Engine) Execute(ctx context.Context, req kernel.ExecuteRequest, out ker
 	}()
 	rep, runErr := analysis.Run(ctx, areq)
 	close(done)
+	if defsNote != "" {
+		renameDefinitions(rep, runErr)
+	}
 	wasShown := <-shownCh
 	if rep != nil && rep.Stdout != "" && !req.Silent {
 		// Device printf output goes where a program's output goes in Jupyter.
@@ -254,9 +257,6 @@ func (e *Engine) Execute(ctx context.Context, req kernel.ExecuteRequest, out ker
 	if runErr != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
-		}
-		if defsNote != "" {
-			renameDefinitionDiags(runErr)
 		}
 		var f *analysis.Failure
 		if errors.As(runErr, &f) {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/kernelscope/kernelscope/gpu/analysis"
+	"github.com/kernelscope/kernelscope/gpu/report"
 	"github.com/kernelscope/kernelscope/gpu/toolchain"
 	"github.com/kernelscope/kernelscope/magics"
 	"github.com/kernelscope/kernelscope/render"
@@ -128,15 +129,32 @@ func definitionDiag(msg string) string {
 	return fmt.Sprintf("in definition %s line %s: %s: %s", m[2], pos, m[1], m[5])
 }
 
-// renameDefinitionDiags rewrites a compile failure's messages about kept definitions.
-func renameDefinitionDiags(err error) {
+var defPosRE = regexp.MustCompile(`\bdefine:([A-Za-z0-9_]+):(\d+)`)
+
+// definitionMessage names a kept definition in a message as the user knows it:
+// a compiler message about one (definitionDiag), and a position such as the
+// pipeline's "inlined from define:NAME:3", as "definition NAME line 3".
+func definitionMessage(msg string) string {
+	return defPosRE.ReplaceAllString(definitionDiag(msg), "definition $1 line $2")
+}
+
+// renameDefinitions rewrites a failure's and a report's messages about kept definitions.
+func renameDefinitions(rep *report.Report, err error) {
 	var f *analysis.Failure
-	if !errors.As(err, &f) {
+	if errors.As(err, &f) {
+		f.Err.Message = definitionMessage(f.Err.Message)
+		for i := range f.Diags {
+			f.Diags[i].Message = definitionMessage(f.Diags[i].Message)
+		}
+	}
+	if rep == nil {
 		return
 	}
-	f.Err.Message = definitionDiag(f.Err.Message)
-	for i := range f.Diags {
-		f.Diags[i].Message = definitionDiag(f.Diags[i].Message)
+	for i := range rep.Errors {
+		rep.Errors[i].Message = definitionMessage(rep.Errors[i].Message)
+	}
+	for i := range rep.Sanitizer {
+		rep.Sanitizer[i].Message = definitionMessage(rep.Sanitizer[i].Message)
 	}
 }
 

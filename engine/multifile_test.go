@@ -284,6 +284,18 @@ func TestDefinitionErrorLines(t *testing.T) {
 	}
 }
 
+func TestRuntimeErrorInsideDefinition(t *testing.T) {
+	needClang(t)
+	e := newEngine(t)
+	if _, err := run(t, e, "%%cuda_define h\n__device__ void put(float *a, int i) {\n  a[i * 1000000] = 1.0f;\n}\n"); err != nil {
+		t.Fatal(err)
+	}
+	_, err := run(t, e, "%grid 1\n%block 32\n%launch k(a=zeros(32))\n__global__ void k(float *a) {\n  put(a, threadIdx.x);\n}\n")
+	if err == nil || !strings.Contains(err.Error(), "out-of-bounds") || !strings.Contains(err.Error(), "definition h line 3") || strings.Contains(err.Error(), "define:") {
+		t.Errorf("out-of-bounds store inside a kept definition: %v", err)
+	}
+}
+
 func TestDefinesAndUndefine(t *testing.T) {
 	needClang(t)
 	e := newEngine(t)
