@@ -463,6 +463,10 @@ func (e *Engine) writeFile(wf *magics.WriteFile, pub publisher) error {
 			return fail("not allowed to write there (permission denied)")
 		case errors.Is(err, syscall.ELOOP):
 			return fail("refused in sandbox mode: %s became a symbolic link", wf.Name)
+		case errors.Is(err, syscall.ENOTDIR):
+			return fail("%s is not a directory, so nothing can be written under it", filepath.Dir(wf.Name))
+		case errors.Is(err, syscall.EROFS):
+			return fail("not allowed to write there (a read-only file system)")
 		}
 		return fail("%v", err)
 	}

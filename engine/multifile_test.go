@@ -72,6 +72,7 @@ func TestWriteFile(t *testing.T) {
 		{"%%writefile sub\nx", "cell line 1: %%writefile sub: sub is a directory"},
 		{"%%writefile sub/\nx", "a directory"},
 		{"%%writefile nodir/x.cuh\nx", "directory nodir does not exist"},
+		{"%%writefile notes.txt/x.cuh\nx", "notes.txt is not a directory, so nothing can be written under it"},
 		{"// code first\n%%writefile x.cuh\nx", "cell line 2: %%writefile: must be the first line"},
 	} {
 		_, err := run(t, e, c.cell)

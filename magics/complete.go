@@ -266,6 +266,9 @@ func docHTML(name, syntax, summary string) string {
 // or "invalid" for a cell, from its braces, brackets and parentheses outside
 // comments, strings and character literals. Magic lines are ignored.
 func IsComplete(code string) (status, indent string) {
+	if first := firstLine(code); strings.HasPrefix(first, "%%writefile") {
+		return "complete", "" // the body is a file's text, whatever its braces
+	}
 	var stack []byte
 	inBlock := false
 	for _, line := range splitLines(code) {
@@ -321,4 +324,14 @@ func IsComplete(code string) (status, indent string) {
 		return "incomplete", strings.Repeat("    ", len(stack))
 	}
 	return "complete", ""
+}
+
+// firstLine is the cell's first non-blank line, trimmed.
+func firstLine(code string) string {
+	for _, l := range splitLines(code) {
+		if t := strings.TrimSpace(l); t != "" {
+			return t
+		}
+	}
+	return ""
 }

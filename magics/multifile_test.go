@@ -135,3 +135,12 @@ func TestCompleteEnv(t *testing.T) {
 		t.Errorf("inspect: %v %q", ok, text)
 	}
 }
+
+func TestIsCompleteWriteFile(t *testing.T) {
+	if st, _ := IsComplete("%%writefile part.cuh\nstruct S {\n"); st != "complete" {
+		t.Errorf("a %%%%writefile cell with an open brace: %s", st)
+	}
+	if st, _ := IsComplete("%%cuda_define h\nstruct S {\n"); st != "incomplete" {
+		t.Errorf("a %%%%cuda_define cell with an open brace: %s", st)
+	}
+}
