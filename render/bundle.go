@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"github.com/kernelscope/kernelscope/gpu/report"
 	"strings"
+
+	"github.com/kernelscope/kernelscope/render/chart"
 )
 
 // MIME types of a bundle.
@@ -45,8 +47,9 @@ func Bundle(rep *report.Report, opt Options) (map[string]any, error) {
 	if opt.ID == "" {
 		opt.ID = newID()
 	}
-	charts := Charts(rep)
-	html, err := HTML(rep, charts, opt)
+	// The HTML inlines the SVGs; only one PNG ships (below), so only that one is encoded.
+	drawn := drawCharts(rep, chart.WithoutPNG())
+	html, err := HTML(rep, reportCharts(drawn), opt)
 	if err != nil {
 		return nil, err
 	}
@@ -77,9 +80,9 @@ func Bundle(rep *report.Report, opt Options) (map[string]any, error) {
 	}
 	// The PNG goes in even when the section is hidden: front ends show the HTML,
 	// and consumers that cannot render HTML still get a picture.
-	for _, c := range charts {
-		if len(c.PNG) > 0 {
-			b[MIMEPNG] = c.PNG
+	for i := range drawn {
+		if err := drawn[i].EncodePNG(); err == nil && len(drawn[i].PNG) > 0 {
+			b[MIMEPNG] = drawn[i].PNG
 			break
 		}
 	}

@@ -13,10 +13,15 @@ import (
 // report has occupancy, the warp-state and timeline charts when it has
 // timing. A chart that cannot be drawn is left out.
 func Charts(rep *report.Report) []report.Chart {
-	out := occupancyCharts(rep)
+	return reportCharts(drawCharts(rep))
+}
+
+// drawCharts draws the report's charts (as Charts says) with opts.
+func drawCharts(rep *report.Report, opts ...chart.Option) []chart.Chart {
+	out := occupancyCharts(rep, opts)
 	if t := rep.Timing; t != nil {
-		if c, err := chart.StallChart(t.PerIssue); err == nil {
-			out = append(out, report.Chart{ID: c.ID, Title: c.Title, SVG: c.SVG, PNG: c.PNG})
+		if c, err := chart.StallChart(t.PerIssue, opts...); err == nil {
+			out = append(out, c)
 		}
 		var rows []chart.TimelineRow
 		for _, tl := range t.Timelines {
@@ -26,14 +31,23 @@ func Charts(rep *report.Report) []report.Chart {
 			}
 			rows = append(rows, row)
 		}
-		if c, err := chart.TimelineChart(rows); err == nil {
-			out = append(out, report.Chart{ID: c.ID, Title: c.Title, SVG: c.SVG, PNG: c.PNG})
+		if c, err := chart.TimelineChart(rows, opts...); err == nil {
+			out = append(out, c)
 		}
 	}
 	return out
 }
 
-func occupancyCharts(rep *report.Report) []report.Chart {
+// reportCharts converts drawn charts into the report's form.
+func reportCharts(cs []chart.Chart) []report.Chart {
+	out := make([]report.Chart, 0, len(cs))
+	for _, c := range cs {
+		out = append(out, report.Chart{ID: c.ID, Title: c.Title, SVG: c.SVG, PNG: c.PNG})
+	}
+	return out
+}
+
+func occupancyCharts(rep *report.Report, opts []chart.Option) []chart.Chart {
 	if rep.Occupancy == nil {
 		return nil
 	}
@@ -47,13 +61,9 @@ func occupancyCharts(rep *report.Report) []report.Chart {
 		StaticShared:  rep.SharedStatic,
 		DynamicShared: rep.SharedDynamic,
 	}
-	cs, err := chart.OccupancyCharts(spec, in)
+	cs, err := chart.OccupancyCharts(spec, in, opts...)
 	if err != nil {
 		return nil
 	}
-	out := make([]report.Chart, 0, len(cs))
-	for _, c := range cs {
-		out = append(out, report.Chart{ID: c.ID, Title: c.Title, SVG: c.SVG, PNG: c.PNG})
-	}
-	return out
+	return cs
 }

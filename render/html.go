@@ -463,10 +463,32 @@ func (w *htmlWriter) occupancy(rep *report.Report, charts []report.Chart) {
 	w.end()
 }
 
-var (
-	fontFaceRE   = regexp.MustCompile(`(?s)<style>\s*@font-face\{.*?</style>`)
-	fontFamilyRE = regexp.MustCompile(`font-family:Liberation Sans;`)
-)
+// stripFontFaces removes each <style> element that starts with an @font-face
+// rule (the embedded font, base64), scanning with strings.Index: no regexp
+// runs over the font data.
+func stripFontFaces(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(s, "<style>")
+		if i < 0 {
+			break
+		}
+		body := strings.TrimLeft(s[i+len("<style>"):], " \t\n\r\f")
+		end := strings.Index(body, "</style>")
+		if !strings.HasPrefix(body, "@font-face{") || end < 0 {
+			b.WriteString(s[:i+len("<style>")])
+			s = s[i+len("<style>"):]
+			continue
+		}
+		b.WriteString(s[:i])
+		s = body[end+len("</style>"):]
+	}
+	if b.Len() == 0 {
+		return s
+	}
+	b.WriteString(s)
+	return b.String()
+}
 
 // inlineSVG prepares a chart for inline use in the report: the XML header
 // goes, and so does the embedded font (560 KB per chart): the text is drawn as
@@ -478,11 +500,11 @@ func inlineSVG(svg []byte, idPrefix string) string {
 	if i := strings.Index(s, "<svg"); i > 0 {
 		s = s[i:]
 	}
-	s = fontFaceRE.ReplaceAllString(s, "")
+	s = stripFontFaces(s)
 	if o, err := outlineText(s, idPrefix); err == nil {
 		return o
 	}
-	return fontFamilyRE.ReplaceAllString(s, `font-family:'Liberation Sans',Arial,Helvetica,sans-serif;`)
+	return strings.ReplaceAll(s, `font-family:Liberation Sans;`, `font-family:'Liberation Sans',Arial,Helvetica,sans-serif;`)
 }
 
 func (w *htmlWriter) timing(rep *report.Report, charts []report.Chart) {

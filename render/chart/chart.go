@@ -28,7 +28,33 @@ type Chart struct {
 	ID    string // stable identifier: "occupancy_block_size", "occupancy_registers", "occupancy_shared"
 	Title string // human-readable title
 	SVG   []byte // SVG document with embedded fonts
-	PNG   []byte // PNG image, transparent background
+	PNG   []byte // PNG image, transparent background (nil when drawn WithoutPNG until EncodePNG)
+	plot  *plot.Plot
+}
+
+// Option changes how a chart is rendered.
+type Option func(*options)
+
+type options struct{ noPNG bool }
+
+// WithoutPNG leaves the PNG out: encoding it is most of a chart's cost, and a
+// page that inlines the SVG needs at most one (EncodePNG draws it later).
+func WithoutPNG() Option { return func(o *options) { o.noPNG = true } }
+
+// EncodePNG fills c.PNG when the chart was drawn WithoutPNG.
+func (c *Chart) EncodePNG() error {
+	if len(c.PNG) > 0 {
+		return nil
+	}
+	if c.plot == nil {
+		return fmt.Errorf("chart: %s: nothing to encode", c.ID)
+	}
+	png, err := encodePNG(c.plot)
+	if err != nil {
+		return fmt.Errorf("chart: %s: %w", c.ID, err)
+	}
+	c.PNG = png
+	return nil
 }
 
 // Size and resolution of the charts.
@@ -58,7 +84,7 @@ type sweepDef struct {
 
 // OccupancyCharts draws occupancy against block size, registers per thread and
 // shared memory per block for in on spec, marking in's own configuration.
-func OccupancyCharts(spec *arch.Spec, in occupancy.Input) ([]Chart, error) {
+func OccupancyCharts(spec *arch.Spec, in occupancy.Input, opts ...Option) ([]Chart, error) {
 	if spec == nil {
 		return nil, fmt.Errorf("chart: occupancy charts: nil architecture")
 	}
@@ -86,11 +112,11 @@ func OccupancyCharts(spec *arch.Spec, in occupancy.Input) ([]Chart, error) {
 		if err != nil {
 			return nil, fmt.Errorf("chart: %s: %w", d.id, err)
 		}
-		svg, png, err := render(p)
+		svg, png, err := render(p, opts)
 		if err != nil {
 			return nil, fmt.Errorf("chart: %s: %w", d.id, err)
 		}
-		out = append(out, Chart{ID: d.id, Title: d.title, SVG: svg, PNG: png})
+		out = append(out, Chart{ID: d.id, Title: d.title, SVG: svg, PNG: png, plot: p})
 	}
 	return out, nil
 }
@@ -211,19 +237,34 @@ func clean(xys plotter.XYs) plotter.XYs {
 	return out
 }
 
-// render writes p as SVG (fonts embedded) and PNG into memory.
-func render(p *plot.Plot) (svg, png []byte, err error) {
+// render writes p as SVG (fonts embedded) and, unless opts say WithoutPNG, PNG into memory.
+func render(p *plot.Plot, opts []Option) (svg, png []byte, err error) {
+	var o options
+	for _, f := range opts {
+		f(&o)
+	}
 	sc := vgsvg.NewWith(vgsvg.UseWH(width, height), vgsvg.EmbedFonts(true))
 	p.Draw(draw.New(sc))
 	var sb bytes.Buffer
 	if _, err := sc.WriteTo(&sb); err != nil {
 		return nil, nil, fmt.Errorf("write svg: %w", err)
 	}
+	if o.noPNG {
+		return sb.Bytes(), nil, nil
+	}
+	if png, err = encodePNG(p); err != nil {
+		return nil, nil, err
+	}
+	return sb.Bytes(), png, nil
+}
+
+// encodePNG draws p as a PNG image with a transparent background.
+func encodePNG(p *plot.Plot) ([]byte, error) {
 	ic := vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseDPI(dpi), vgimg.UseBackgroundColor(color.Transparent))
 	p.Draw(draw.New(ic))
 	var pb bytes.Buffer
 	if _, err := (vgimg.PngCanvas{Canvas: ic}).WriteTo(&pb); err != nil {
-		return nil, nil, fmt.Errorf("write png: %w", err)
+		return nil, fmt.Errorf("write png: %w", err)
 	}
-	return sb.Bytes(), pb.Bytes(), nil
+	return pb.Bytes(), nil
 }

@@ -37,7 +37,7 @@ func stateColor(s string) color.Color {
 
 // StallChart draws warp-cycles per issued instruction for each state, largest
 // first, as Nsight Compute's "Warp State Statistics" does.
-func StallChart(perIssue map[string]float64) (Chart, error) {
+func StallChart(perIssue map[string]float64, opts ...Option) (Chart, error) {
 	type kv struct {
 		k string
 		v float64
@@ -85,11 +85,11 @@ func StallChart(perIssue map[string]float64) (Chart, error) {
 	grid.Vertical.Color = gridColor
 	grid.Vertical.Width = vg.Points(0.5)
 	p.Add(grid)
-	svg, png, err := render(p)
+	svg, png, err := render(p, opts)
 	if err != nil {
 		return Chart{}, err
 	}
-	return Chart{ID: "stalls", Title: "Warp states per issued instruction", SVG: svg, PNG: png}, nil
+	return Chart{ID: "stalls", Title: "Warp states per issued instruction", SVG: svg, PNG: png, plot: p}, nil
 }
 
 // Interval is a stretch of cycles a warp spent in one state.
@@ -180,7 +180,7 @@ func downsample(r TimelineRow, span int64) TimelineRow {
 
 // TimelineChart draws a per-warp timeline: one row per warp, coloured by the
 // state that held most of each time slice.
-func TimelineChart(rows []TimelineRow) (Chart, error) {
+func TimelineChart(rows []TimelineRow, opts ...Option) (Chart, error) {
 	if len(rows) == 0 {
 		return Chart{}, fmt.Errorf("chart: no timeline to draw")
 	}
@@ -215,9 +215,9 @@ func TimelineChart(rows []TimelineRow) (Chart, error) {
 	}
 	p.NominalY(names...)
 	p.Y.Min, p.Y.Max = -0.5, float64(len(rows))-0.5
-	svg, png, err := render(p)
+	svg, png, err := render(p, opts)
 	if err != nil {
 		return Chart{}, err
 	}
-	return Chart{ID: "timeline", Title: "Per-warp timeline", SVG: svg, PNG: png}, nil
+	return Chart{ID: "timeline", Title: "Per-warp timeline", SVG: svg, PNG: png, plot: p}, nil
 }
