@@ -1,0 +1,88 @@
+package analysis_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/kernelscope/kernelscope/gpu/analysis"
+	"github.com/kernelscope/kernelscope/internal/golden"
+	"github.com/kernelscope/kernelscope/magics"
+)
+
+// cpuTime is the CPU time (user + system) this process has used so far.
+func cpuTime(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatalf("getrusage: %v", err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// benchAnalysis runs the full analysis (analysis.Run) of one golden PTX kernel
+// b.N times and reports thread-instructions per wall second and per CPU second
+// (the machine is shared: CPU time is the fairer figure).
+func benchAnalysis(b *testing.B, src, launchText string, grid, block [3]int, timing bool) {
+	b.Helper()
+	ptxPath := filepath.Join(golden.Dir(), "ptx", src+".sm_90.ptx")
+	text, err := os.ReadFile(ptxPath)
+	if err != nil {
+		b.Fatal(err)
+	}
+	l, err := magics.ParseLaunch(launchText)
+	if err != nil {
+		b.Fatal(err)
+	}
+	req := analysis.Request{Source: text, SourceFile: filepath.Base(ptxPath), IsPTX: true, Arch: "sm_90",
+		Launch: l, Grid: grid, Block: block, Timing: timing, Budget: 1e11, BaseDir: b.TempDir()}
+	var total int64
+	cpu0 := cpuTime(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		req.Launch = l.Clone()
+		rep, err := analysis.Run(context.Background(), req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		total += rep.Stats.ThreadInstructions
+	}
+	b.StopTimer()
+	cpu := cpuTime(b) - cpu0
+	b.ReportMetric(float64(total)/b.Elapsed().Seconds(), "thread-inst/s")
+	b.ReportMetric(float64(total)/cpu.Seconds(), "thread-inst/cpu-s")
+	b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
+}
+
+// BenchmarkAnalysisVectorAdd1M is the full analysis of vector_add over 2^20 elements, timing off.
+func BenchmarkAnalysisVectorAdd1M(b *testing.B) {
+	benchAnalysis(b, "vector_add", "vector_add(rand(1048576), rand(1048576), zeros(1048576), 1048576)",
+		[3]int{4096, 1, 1}, [3]int{256, 1, 1}, false)
+}
+
+// BenchmarkAnalysisMatmul256 is the full analysis of matmul_tiled at 256, timing off.
+func BenchmarkAnalysisMatmul256(b *testing.B) {
+	benchAnalysis(b, "matmul_tiled", "matmul_tiled(rand(65536), rand(65536), zeros(65536), 256)",
+		[3]int{16, 16, 1}, [3]int{16, 16, 1}, false)
+}
+
+// BenchmarkAnalysisMatmul256Timing is BenchmarkAnalysisMatmul256 with the timing model on.
+func BenchmarkAnalysisMatmul256Timing(b *testing.B) {
+	benchAnalysis(b, "matmul_tiled", "matmul_tiled(rand(65536), rand(65536), zeros(65536), 256)",
+		[3]int{16, 16, 1}, [3]int{16, 16, 1}, true)
+}
+
+// BenchmarkAnalysisReduce4M is the full analysis of reduce_sequential over 2^22 elements, timing off.
+func BenchmarkAnalysisReduce4M(b *testing.B) {
+	benchAnalysis(b, "reduce", "reduce_sequential(rand(4194304), zeros(16384), 4194304)",
+		[3]int{16384, 1, 1}, [3]int{256, 1, 1}, false)
+}
+
+// BenchmarkAnalysisReduce1MTiming is the full analysis of reduce_sequential over 2^20 elements, timing on.
+func BenchmarkAnalysisReduce1MTiming(b *testing.B) {
+	benchAnalysis(b, "reduce", "reduce_sequential(rand(1048576), zeros(4096), 1048576)",
+		[3]int{4096, 1, 1}, [3]int{256, 1, 1}, true)
+}
