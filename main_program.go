@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/kernelscope/kernelscope/gpu/analysis"
 	"github.com/kernelscope/kernelscope/gpu/program"
 	"github.com/kernelscope/kernelscope/gpu/report"
 )
@@ -29,6 +30,7 @@ type programFlags struct {
 	timing  bool
 	json    bool
 	sandbox bool
+	checks  string // --check: race,init,sync apply to every launch; order is not run on programs
 }
 
 // isProgramFile reports whether path is CUDA source with host code (a main function).
@@ -48,6 +50,10 @@ func runProgram(path string, args []string, o programFlags, stdout, stderr io.Wr
 	if o.sandbox {
 		return fmt.Errorf("%s: --sandbox does not run host programs yet (a program runs native code)", path)
 	}
+	checks, err := analysis.ParseChecks(o.checks)
+	if err != nil {
+		return &usageError{"run: --check: " + err.Error()}
+	}
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", path, err)
@@ -60,7 +66,7 @@ func runProgram(path string, args []string, o programFlags, stdout, stderr io.Wr
 	}
 	defer p.Close()
 	var outBuf, errBuf bytes.Buffer
-	ro := program.RunOptions{Args: args, Stdin: os.Stdin, Stdout: stdout, Stderr: stderr, Timing: o.timing, Budget: o.budget}
+	ro := program.RunOptions{Args: args, Stdin: os.Stdin, Stdout: stdout, Stderr: stderr, Timing: o.timing, Budget: o.budget, Checks: checks}
 	if o.json {
 		ro.Stdout, ro.Stderr = &outBuf, &errBuf
 	}
@@ -89,6 +95,11 @@ func runProgram(path string, args []string, o programFlags, stdout, stderr io.Wr
 		}
 	} else {
 		for _, l := range res.Launches {
+			if l.Report != nil {
+				for _, f := range l.Report.Sanitizer {
+					fmt.Fprintf(stderr, "kernelscope: %s: launch %d (%s): %s: %s\n", path, l.Index+1, l.Kernel, f.Kind, f.Message)
+				}
+			}
 			if l.Error != "" {
 				fmt.Fprintf(stderr, "kernelscope: %s: launch %d (%s, grid %v, block %v): %s\n", path, l.Index+1, l.Kernel, l.Grid, l.Block, l.Error)
 			}

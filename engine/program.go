@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/kernelscope/kernelscope/gpu/analysis"
 	"github.com/kernelscope/kernelscope/gpu/program"
 	"github.com/kernelscope/kernelscope/kernel"
 	"github.com/kernelscope/kernelscope/magics"
@@ -51,8 +52,12 @@ func (e *Engine) runProgram(ctx context.Context, spec *magics.Spec, req kernel.E
 		return &cellError{name: "CompileError", msg: err.Error()}
 	}
 	defer p.Close()
+	checks, err := analysis.ParseChecks(strings.Join(append([]string{"off"}, spec.Checks...), ","))
+	if err != nil {
+		return &cellError{name: "MagicError", msg: "%check: " + err.Error()}
+	}
 	var mu sync.Mutex
-	res, err := program.Run(ctx, p, program.RunOptions{
+	res, err := program.Run(ctx, p, program.RunOptions{Checks: checks,
 		Stdout: streamWriter{mu: &mu, out: out, name: "stdout", skip: req.Silent},
 		Stderr: streamWriter{mu: &mu, out: out, name: "stderr", skip: req.Silent},
 		Timing: spec.Timing, Budget: spec.Budget,

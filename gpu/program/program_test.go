@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kernelscope/kernelscope/gpu/analysis"
 	"github.com/kernelscope/kernelscope/gpu/arch"
 	"github.com/kernelscope/kernelscope/gpu/occupancy"
 	ksrt "github.com/kernelscope/kernelscope/runtime"
@@ -251,5 +253,47 @@ func TestLaunchAPIAndMemory(t *testing.T) {
 	}
 	if len(res.Launches) != 2 || res.Launches[0].Code != 1 || res.Launches[1].Error != "" || res.Launches[1].Shared != 64*1024 {
 		t.Errorf("launches %+v", res.Launches)
+	}
+}
+
+func TestChecksOnProgramLaunches(t *testing.T) {
+	run := func(name string) *Result {
+		t.Helper()
+		path := filepath.Join("..", "..", "testdata", "programs", name)
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := Build(context.Background(), string(src), Options{File: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Close()
+		res, err := Run(context.Background(), p, RunOptions{Stdout: io.Discard, Stderr: io.Discard, Checks: analysis.DefaultChecks})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	if _, err := exec.LookPath("clang-19"); err != nil {
+		t.Skip("clang-19 not installed")
+	}
+	res := run("race.cu")
+	if len(res.Launches) != 1 || res.Launches[0].Report == nil {
+		t.Fatalf("launches %+v", res.Launches)
+	}
+	found := false
+	for _, f := range res.Launches[0].Report.Sanitizer {
+		if f.Kind == "race" && f.CUDALine == 8 {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no race reported at line 8: %+v", res.Launches[0].Report.Sanitizer)
+	}
+	for _, l := range run("scan.cu").Launches {
+		if len(l.Report.Sanitizer) != 0 {
+			t.Errorf("scan launch %d: findings %+v", l.Index, l.Report.Sanitizer)
+		}
 	}
 }

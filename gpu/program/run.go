@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"syscall"
+	"time"
 
 	"github.com/kernelscope/kernelscope/gpu/analysis"
 	"github.com/kernelscope/kernelscope/gpu/arch"
@@ -70,6 +71,10 @@ type RunOptions struct {
 	Timing   bool  // run the cycle-level timing model for each launch
 	Budget   int64 // thread-instructions per launch; 0 = the default
 	HeapSize int64 // 0 = DefaultHeap
+	// Checks are the correctness checks of every launch (race, init, sync); the
+	// order check is never run on a program (it would run the kernel twice on the
+	// program's memory).
+	Checks analysis.Checks
 	// OnLaunch is called after each launch with its report (for streaming).
 	OnLaunch func(Launch)
 }
@@ -203,6 +208,7 @@ func Run(ctx context.Context, p *Program, o RunOptions) (*Result, error) {
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = o.Stdin, o.Stdout, o.Stderr
 	cmd.ExtraFiles = []*os.File{mem, reqW, repR} // fds 3, 4, 5
 	cmd.Env = append(os.Environ(), "KSRT_HEAP_SIZE="+strconv.FormatInt(size, 10))
+	cmd.WaitDelay = 2 * time.Second // a grandchild holding stdout open does not hold the run
 	if err := cmd.Start(); err != nil {
 		reqR.Close()
 		reqW.Close()
@@ -565,6 +571,7 @@ func (s *server) launch(r *reader) (int, []byte) {
 		Source: []byte(s.p.Source), SourceFile: s.p.Opts.File, Cell: s.p.Opts.Cell, Arch: s.p.Opts.Arch, Prebuilt: s.p.PTX,
 		Launch: &launch.Launch{Kernel: name, Shared: shmem, SharedSet: true}, Grid: grid, Block: block,
 		Budget: s.o.Budget, Timing: s.o.Timing, Trace: launch.Trace{Steps: -1}, BaseDir: s.p.Opts.BaseDir,
+		Checks: analysis.Checks{Race: s.o.Checks.Race, Init: s.o.Checks.Init, Sync: s.o.Checks.Sync},
 		Program: &analysis.ProgramLaunch{Params: params, Memory: regions, Symbols: syms, After: func(res *sim.Result) {
 			for _, v := range res.Variables {
 				if _, set := s.symbols[v.Name]; set || v.Space == "global" {
