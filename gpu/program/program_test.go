@@ -297,3 +297,22 @@ func TestChecksOnProgramLaunches(t *testing.T) {
 		}
 	}
 }
+
+func TestAllocationBeyondHeapFails(t *testing.T) {
+	if _, err := exec.LookPath("clang-19"); err != nil {
+		t.Skip("clang-19 not installed")
+	}
+	src := "#include <cstdio>\nint main() {\n  void *a, *b;\n  cudaError_t e1 = cudaMalloc(&a, 1 << 20);\n  cudaError_t e2 = cudaMalloc(&b, 8 << 20);\n  printf(\"%s %s %d\\n\", cudaGetErrorName(e1), cudaGetErrorName(e2), b == nullptr);\n  return 0;\n}\n"
+	p, err := Build(context.Background(), src, Options{File: "big.cu"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	var out bytes.Buffer
+	if _, err := Run(context.Background(), p, RunOptions{Stdout: &out, Stderr: io.Discard, HeapSize: 4 << 20}); err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != "cudaSuccess cudaErrorMemoryAllocation 1\n" {
+		t.Errorf("stdout %q", out.String())
+	}
+}

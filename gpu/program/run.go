@@ -142,6 +142,13 @@ func (s *server) alloc(size uint64, managed bool) *allocation {
 	if base+need > uint64(len(s.heap)) {
 		return nil
 	}
+	// Reserve the pages now: a sparse page that cannot be backed later (a full
+	// /dev/shm) would be a SIGBUS in the simulator instead of cudaErrorMemoryAllocation.
+	if need > 0 {
+		if err := syscall.Fallocate(s.fd, 0, int64(base), int64(need)); err != nil {
+			return nil
+		}
+	}
 	s.next = base + (need+256+255)&^255
 	a := &allocation{base: DevBase + base, size: size, capacity: need, managed: managed, live: true}
 	s.allocs = append(s.allocs, a)
@@ -156,6 +163,7 @@ type server struct {
 	spec     *arch.Spec
 	mod      *ptx.Module
 	heap     []byte // the parent's mapping of device memory
+	fd       int    // the device memory file
 	next     uint64
 	allocs   []*allocation
 	symbols  map[string][]byte
@@ -218,7 +226,7 @@ func Run(ctx context.Context, p *Program, o RunOptions) (*Result, error) {
 	}
 	reqW.Close()
 	repR.Close()
-	s := &server{ctx: ctx, p: p, o: o, spec: spec, mod: mod, heap: heap, symbols: map[string][]byte{}, maxDyn: map[string]int{}, res: &Result{}}
+	s := &server{ctx: ctx, p: p, o: o, spec: spec, mod: mod, heap: heap, fd: fd, symbols: map[string][]byte{}, maxDyn: map[string]int{}, res: &Result{}}
 	done := make(chan error, 1)
 	go func() { done <- s.serve(reqR, repW) }()
 	waitErr := cmd.Wait()
