@@ -54,6 +54,8 @@ usage:
   kernelscope run [--sandbox] [--arch A] [--grid X[,Y,Z]] [--block X[,Y,Z]] [--launch 'NAME(args)'] [--dynamic-smem N] [--symbol 'NAME=init'] [--compiler C]
                   [--flags F] [--budget N] [--timing on|off] [--check race,init,sync,order|all|off] [--expect EXPR]...
                   [--json] [--html FILE] [--dump DIR] FILE.cu|FILE.ptx
+  kernelscope run [--arch A] [--flags F] [--budget N] [--timing on|off] [--check ...] [--json] PROGRAM.cu [-- ARGS...]
+                  (a .cu with main(): built, run with stdin/stdout/stderr, exits with its status)
   kernelscope parse [--json] [--compiler C] [--arch A] FILE.cu|FILE.ptx
   kernelscope occupancy --arch A --block B --regs R --smem S [--dynamic-smem D] [--optin] [--json]
   kernelscope samples
