@@ -3,14 +3,19 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"os/exec"
+	"os"
 	"strings"
 	"testing"
+
+	"github.com/kernelscope/kernelscope/gpu/toolchain"
 )
 
 func TestRunProgramCLI(t *testing.T) {
-	if _, err := exec.LookPath("clang-19"); err != nil {
-		t.Skip("clang-19 not installed")
+	if _, err := toolchain.FindClang(); err != nil {
+		if os.Getenv("KS_REQUIRE_TOOLS") != "" || os.Getenv("CI") != "" {
+			t.Fatal("clang is required here (KS_REQUIRE_TOOLS/CI set) but not installed")
+		}
+		t.Skip("no clang on PATH")
 	}
 	var out, errb bytes.Buffer
 	code := run([]string{"run", "testdata/programs/oob.cu"}, &out, &errb)

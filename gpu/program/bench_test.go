@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -14,9 +13,7 @@ import (
 // reports the time beyond the simulation itself (overhead-ms: process start,
 // pipe round trips, report building) per run.
 func BenchmarkHundredLaunches(b *testing.B) {
-	if _, err := exec.LookPath("clang-19"); err != nil {
-		b.Skip("clang-19 not installed")
-	}
+	needClang(b)
 	src, err := os.ReadFile(filepath.Join("..", "..", "testdata", "programs", "many_launches.cu"))
 	if err != nil {
 		b.Fatal(err)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -15,18 +14,14 @@ import (
 	"github.com/kernelscope/kernelscope/gpu/analysis"
 	"github.com/kernelscope/kernelscope/gpu/arch"
 	"github.com/kernelscope/kernelscope/gpu/occupancy"
+	"github.com/kernelscope/kernelscope/gpu/toolchain"
 	ksrt "github.com/kernelscope/kernelscope/runtime"
 )
 
 // runFile builds and runs testdata/programs/NAME with args and stdin.
 func runFile(t *testing.T, name string, stdin string, args ...string) (*Result, string, string) {
 	t.Helper()
-	if _, err := exec.LookPath("clang-19"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("clang-19 missing")
-		}
-		t.Skip("clang-19 not installed")
-	}
+	needClang(t)
 	path := filepath.Join("..", "..", "testdata", "programs", name)
 	src, err := os.ReadFile(path)
 	if err != nil {
@@ -198,9 +193,7 @@ func TestHostSegfault(t *testing.T) {
 }
 
 func TestBuildErrorsNameLines(t *testing.T) {
-	if _, err := exec.LookPath("clang-19"); err != nil {
-		t.Skip("clang-19 not installed")
-	}
+	needClang(t)
 	src := "#include <cuda_runtime.h>\n__global__ void k(float *a) { a[0] = 1; }\nint main() {\n  float *d; size_t pitch;\n  cudaMallocPitch((void **)&d, &pitch, 16, 16);\n  return 0;\n}\n"
 	_, err := Build(context.Background(), src, Options{File: "p.cu"})
 	if err == nil || !strings.Contains(err.Error(), "p.cu:5: cudaMallocPitch is not provided by KernelScope's CUDA runtime") {
@@ -275,9 +268,7 @@ func TestChecksOnProgramLaunches(t *testing.T) {
 		}
 		return res
 	}
-	if _, err := exec.LookPath("clang-19"); err != nil {
-		t.Skip("clang-19 not installed")
-	}
+	needClang(t)
 	res := run("race.cu")
 	if len(res.Launches) != 1 || res.Launches[0].Report == nil {
 		t.Fatalf("launches %+v", res.Launches)
@@ -299,9 +290,7 @@ func TestChecksOnProgramLaunches(t *testing.T) {
 }
 
 func TestAllocationBeyondHeapFails(t *testing.T) {
-	if _, err := exec.LookPath("clang-19"); err != nil {
-		t.Skip("clang-19 not installed")
-	}
+	needClang(t)
 	src := "#include <cstdio>\nint main() {\n  void *a, *b;\n  cudaError_t e1 = cudaMalloc(&a, 1 << 20);\n  cudaError_t e2 = cudaMalloc(&b, 8 << 20);\n  printf(\"%s %s %d\\n\", cudaGetErrorName(e1), cudaGetErrorName(e2), b == nullptr);\n  return 0;\n}\n"
 	p, err := Build(context.Background(), src, Options{File: "big.cu"})
 	if err != nil {
@@ -315,4 +304,16 @@ func TestAllocationBeyondHeapFails(t *testing.T) {
 	if out.String() != "cudaSuccess cudaErrorMemoryAllocation 1\n" {
 		t.Errorf("stdout %q", out.String())
 	}
+}
+
+// needClang skips a test without clang unless the environment requires the tools (CI, KS_REQUIRE_TOOLS).
+func needClang(t testing.TB) {
+	t.Helper()
+	if _, err := toolchain.FindClang(); err == nil {
+		return
+	}
+	if os.Getenv("KS_REQUIRE_TOOLS") != "" || os.Getenv("CI") != "" {
+		t.Fatal("clang is required here (KS_REQUIRE_TOOLS/CI set) but not installed")
+	}
+	t.Skip("no clang on PATH")
 }
