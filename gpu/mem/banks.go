@@ -93,7 +93,10 @@ func (g *bankGroup) wavefronts(w uint64, atomic bool) int {
 		lo = min(lo, first/BankCount)
 		hi = max(hi, last/BankCount)
 	}
-	if hi-lo >= 64 {
+	switch {
+	case hi == lo:
+		return 1 // one row: each bank serves at most one word
+	case hi-lo >= 64:
 		return g.wavefrontsSpread(w)
 	}
 	var rows [BankCount]uint64 // per bank: bit r set when row lo+r is served
