@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# Speed benchmarks (issue 16), measured side by side in one run:
+#   gpu/sim       BenchmarkMatmulTiled, BenchmarkVectorAdd1M (functional simulator)
+#   gpu/analysis  BenchmarkAnalysis* (the full analysis: thread-instructions per
+#                 wall second and per CPU second)
+#   engine        BenchmarkEngineVectorAdd1M (a cell through Engine.Execute, clang included)
+#   render        BenchmarkBundle (charts, HTML, JSON and text of one cell)
+#   gpu/mem       BenchmarkSharedWavefronts, gpu/analysis BenchmarkSummarise (each
+#                 with the implementation it replaced, in the same binary)
+#
+# BASE=REV also builds the benchmarks from git revision REV (a `git archive`
+# export; the *_bench_test.go files it lacks are copied in) and runs old and new
+# interleaved, COUNT rounds, so load on this shared machine falls on both; the
+# table gives medians and new-vs-base ratios. FROM=tree measures the working
+# tree (with whatever others have not committed) instead of HEAD.
+#   scripts/bench.sh                    # HEAD only, 5 rounds
+#   BASE=2ca917a COUNT=7 scripts/bench.sh
+# CPU time (cpu-s/op, thread-inst/cpu-s) is the figure to trust on a loaded
+# machine; wall time depends on what else runs. Raw output: build/bench/*.txt
+# (benchstat-compatible; benchstat is run on them when it is on PATH).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+out=$root/build/bench
+COUNT=${COUNT:-5}
+mkdir -p "$out/bin"
+
+export_tree() { # rev dir
+  rm -rf "$2"
+  mkdir -p "$2"
+  git archive "$1" | tar -xf - -C "$2"
+}
+
+benchfiles="gpu/analysis/analysis_bench_test.go engine/engine_bench_test.go render/render_bench_test.go"
+if [ "${FROM:-head}" = tree ]; then
+  newdir=$root
+else
+  export_tree HEAD "$out/new"
+  newdir=$out/new
+fi
+sides="new"
+if [ -n "${BASE:-}" ]; then
+  export_tree "$BASE" "$out/base"
+  for f in $benchfiles; do
+    [ -e "$out/base/$f" ] || cp "$newdir/$f" "$out/base/$f"
+  done
+  sides="base new"
+fi
+
+# package  binary-name  benchmark-regexp  benchtime
+groups="gpu/sim sim ^Benchmark(MatmulTiled|VectorAdd1M)$ 5x
+gpu/analysis analysis ^BenchmarkAnalysis 1x
+engine engine ^BenchmarkEngineVectorAdd1M$ 1x
+render render ^BenchmarkBundle$ 5x"
+
+for side in $sides; do
+  dir=$newdir
+  [ "$side" = base ] && dir=$out/base
+  while read -r pkg name _ _; do
+    echo "building $side $pkg" >&2
+    if ! (cd "$dir" && go test -c -o "$out/bin/$name.$side.test" "./$pkg"); then
+      echo "bench.sh: cannot build $pkg at $side (${BASE:-HEAD}); its benchmarks are left out" >&2
+      rm -f "$out/bin/$name.$side.test"
+    fi
+  done <<<"$groups"
+done
+
+echo "load before: $(uptime)" >&2
+for side in $sides; do : >"$out/$side.txt"; done
+for round in $(seq "$COUNT"); do
+  echo "round $round of $COUNT" >&2
+  while read -r pkg name re bt; do
+    for side in $sides; do
+      bin=$out/bin/$name.$side.test
+      [ -x "$bin" ] || continue
+      dir=$newdir
+      [ "$side" = base ] && dir=$out/base
+      (cd "$dir/$pkg" && "$bin" -test.run '^$' -test.bench "$re" -test.benchtime "$bt" -test.benchmem) |
+        grep '^Benchmark' >>"$out/$side.txt" || true
+    done
+  done <<<"$groups"
+done
+# Old-vs-new micro-benchmarks that carry both implementations in one binary.
+(cd "$newdir" && go test ./gpu/mem -run '^$' -bench '^BenchmarkSharedWavefronts$' -count "$COUNT" &&
+  go test ./gpu/analysis -run '^$' -bench '^BenchmarkSummarise$' -benchtime 3x -count "$COUNT" -benchmem) |
+  grep '^Benchmark' >"$out/micro.txt" || true
+echo "load after: $(uptime)" >&2
+
+python3 - "$out" $sides <<'EOF'
+import re, statistics, sys, collections
+out, sides = sys.argv[1], sys.argv[2:]
+units_shown = ["cpu-s/op", "ns/op", "thread-inst/cpu-s", "thread-inst/s", "allocs/op"]
+higher_better = {"thread-inst/cpu-s", "thread-inst/s"}
+def load(path):
+    d = collections.defaultdict(lambda: collections.defaultdict(list))
+    for line in open(path):
+        f = line.split()
+        name = re.sub(r"-\d+$", "", f[0])
+        for i in range(2, len(f) - 1, 2):
+            try:
+                d[name][f[i + 1]].append(float(f[i]))
+            except ValueError:
+                pass
+    return d
+data = {s: load(f"{out}/{s}.txt") for s in sides}
+def fmt(v):
+    return f"{v:.3g}" if abs(v) < 1e4 else f"{v:.3e}"
+print(f"\n{'benchmark':34} {'metric':18} " + " ".join(f"{s + ' (median)':>16}" for s in sides) + ("   speed-up" if len(sides) == 2 else ""))
+for name in data[sides[-1]]:
+    for u in units_shown:
+        vals = [data[s].get(name, {}).get(u) for s in sides]
+        if not vals[-1]:
+            continue
+        meds = [statistics.median(v) if v else None for v in vals]
+        row = f"{name:34} {u:18} " + " ".join(f"{fmt(m) if m is not None else '-':>16}" for m in meds)
+        if len(sides) == 2 and meds[0] and meds[1]:
+            r = meds[1] / meds[0] if u in higher_better else meds[0] / meds[1]
+            row += f"   {r:6.2f}x"
+        n = len(vals[-1])
+        print(row + f"   (n={n})")
+micro = load(f"{out}/micro.txt")
+if micro:
+    print("\nsame-binary comparisons (implementation it replaced vs new):")
+    for name in micro:
+        print(f"{name:44} {'ns/op':8} {fmt(statistics.median(micro[name]['ns/op'])):>12}   (n={len(micro[name]['ns/op'])})")
+EOF
+if command -v benchstat >/dev/null && [ -n "${BASE:-}" ]; then
+  benchstat "$out/base.txt" "$out/new.txt" || true
+fi
