@@ -38,6 +38,10 @@ func (w streamWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// maxProgramReports is the most launch reports a program cell shows (each is a
+// whole report; a loop of a thousand launches would otherwise publish a thousand).
+const maxProgramReports = 16
+
 // runProgram builds and runs a program cell: its output streams while it runs, then
 // one collapsed report per launch and a summary of the device timeline.
 func (e *Engine) runProgram(ctx context.Context, spec *magics.Spec, req kernel.ExecuteRequest, out kernel.Publisher, pub publisher) error {
@@ -65,7 +69,11 @@ func (e *Engine) runProgram(ctx context.Context, spec *magics.Spec, req kernel.E
 	if err != nil {
 		return &cellError{name: "ProgramError", msg: err.Error()}
 	}
-	for _, l := range res.Launches {
+	for i, l := range res.Launches {
+		if i == maxProgramReports {
+			_ = pub.display(map[string]any{render.MIMEText: fmt.Sprintf("launches %d to %d: reports not shown (the summary below lists every launch; kernelscope run --json keeps every report)", i+1, len(res.Launches))}, "")
+			break
+		}
 		title := fmt.Sprintf("launch %d: %s<<<%s, %s>>>", l.Index+1, l.Kernel, dims(l.Grid), dims(l.Block))
 		if l.Micros > 0 {
 			title += fmt.Sprintf(" · %.2f µs modelled", l.Micros)

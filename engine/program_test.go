@@ -101,3 +101,17 @@ func TestProgramCellCrashAndInterrupt(t *testing.T) {
 		t.Fatalf("engine broken after the interrupt: %v", err)
 	}
 }
+
+func TestProgramCellCapsReports(t *testing.T) {
+	needClang(t)
+	e := newEngine(t)
+	rec, err := run(t, e, "__global__ void k(int *a) { a[threadIdx.x]++; }\nint main() {\n  int *d;\n  cudaMalloc(&d, 128);\n  for (int i = 0; i < 20; i++) k<<<1, 32>>>(d);\n  return cudaDeviceSynchronize();\n}\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := rec.texts()
+	if len(texts) != maxProgramReports+2 || !strings.HasPrefix(texts[maxProgramReports], "launches 17 to 20: reports not shown") ||
+		!strings.Contains(texts[len(texts)-1], "20 launches") {
+		t.Errorf("%d displays; last two %q", len(texts), texts[len(texts)-2:])
+	}
+}
