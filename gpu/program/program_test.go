@@ -291,7 +291,7 @@ func TestChecksOnProgramLaunches(t *testing.T) {
 
 func TestAllocationBeyondHeapFails(t *testing.T) {
 	needClang(t)
-	src := "#include <cstdio>\nint main() {\n  void *a, *b;\n  cudaError_t e1 = cudaMalloc(&a, 1 << 20);\n  cudaError_t e2 = cudaMalloc(&b, 8 << 20);\n  printf(\"%s %s %d\\n\", cudaGetErrorName(e1), cudaGetErrorName(e2), b == nullptr);\n  return 0;\n}\n"
+	src := "#include <cstdio>\nint main() {\n  void *a, *b;\n  cudaError_t e1 = cudaMalloc(&a, 1 << 20);\n  cudaError_t e2 = cudaMalloc(&b, 8 << 20);\n  size_t fr, total;\n  cudaMemGetInfo(&fr, &total);\n  printf(\"%s %s %d %zu %zu\\n\", cudaGetErrorName(e1), cudaGetErrorName(e2), b == nullptr, fr, total);\n  return 0;\n}\n"
 	p, err := Build(context.Background(), src, Options{File: "big.cu"})
 	if err != nil {
 		t.Fatal(err)
@@ -301,7 +301,7 @@ func TestAllocationBeyondHeapFails(t *testing.T) {
 	if _, err := Run(context.Background(), p, RunOptions{Stdout: &out, Stderr: io.Discard, HeapSize: 4 << 20}); err != nil {
 		t.Fatal(err)
 	}
-	if out.String() != "cudaSuccess cudaErrorMemoryAllocation 1\n" {
+	if out.String() != fmt.Sprintf("cudaSuccess cudaErrorMemoryAllocation 1 %d %d\n", 3<<20, 4<<20) {
 		t.Errorf("stdout %q", out.String())
 	}
 }

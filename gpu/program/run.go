@@ -45,6 +45,7 @@ const (
 	opParams
 	opSync
 	opUnsupported
+	opMemInfo
 )
 
 // CUDA runtime error codes (cudaError_t values of the CUDA runtime API).
@@ -459,6 +460,15 @@ func (s *server) handle(op uint32, r *reader) (int, []byte) {
 		return cudaSuccess, binary.LittleEndian.AppendUint32(nil, uint32(occ.ActiveBlocks))
 	case opLaunch:
 		return s.launch(r)
+	case opMemInfo:
+		var used uint64
+		for _, a := range s.allocs {
+			if a.live {
+				used += a.capacity
+			}
+		}
+		out := binary.LittleEndian.AppendUint64(nil, uint64(len(s.heap))-used)
+		return cudaSuccess, binary.LittleEndian.AppendUint64(out, uint64(len(s.heap)))
 	case opUnsupported:
 		s.event("unsupported", r.str(), 0, 0)
 		return cudaSuccess, nil

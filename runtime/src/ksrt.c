@@ -20,7 +20,7 @@
 
 enum {
   OP_MALLOC = 1, OP_FREE = 2, OP_MEMCPY = 3, OP_MEMSET = 4, OP_LAUNCH = 5, OP_SYMSET = 6, OP_SYMGET = 7,
-  OP_TIME = 8, OP_PROPS = 9, OP_OCCUPANCY = 10, OP_FUNCATTR = 11, OP_PARAMS = 12, OP_SYNC = 13, OP_UNSUPPORTED = 14
+  OP_TIME = 8, OP_PROPS = 9, OP_OCCUPANCY = 10, OP_FUNCATTR = 11, OP_PARAMS = 12, OP_SYNC = 13, OP_UNSUPPORTED = 14, OP_MEMINFO = 15
 };
 
 typedef int cudaError_t;
@@ -566,8 +566,8 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b) {
 cudaError_t cudaProfilerStart(void) { return 0; }
 cudaError_t cudaProfilerStop(void) { return 0; }
 cudaError_t cudaMemGetInfo(size_t *fr, size_t *total) {
-  ks_get_props();
-  *total = (size_t)ks_props[P_TOTALMEM];
-  *fr = *total; /* not tracked in this version */
-  return 0;
+  uint64_t r[2] = {0, 0};
+  cudaError_t e = ks_call(OP_MEMINFO, 0, 0, r, sizeof r, 0);
+  *fr = (size_t)r[0], *total = (size_t)r[1];
+  return ks_ret(e);
 }
