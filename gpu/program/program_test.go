@@ -317,3 +317,12 @@ func needClang(t testing.TB) {
 	}
 	t.Skip("no clang on PATH")
 }
+
+func TestPartialSymbolCopyKeepsInitialiser(t *testing.T) {
+	res, out, errs := runFile(t, "symbol_init.cu", "")
+	// table = {10, 1, 2, 40} after the copy at offset 1.
+	want := fmt.Sprintf("%d 10 1 2 40\n", 10+1+2+40)
+	if out != want || res.ExitCode != 0 {
+		t.Errorf("stdout %q (want %q) exit %d stderr %q", out, want, res.ExitCode, errs)
+	}
+}

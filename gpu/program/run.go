@@ -497,11 +497,14 @@ func (s *server) inLive(p, n uint64) bool {
 	return false
 }
 
-// initial is a variable's initial bytes before the program sets it.
+// initial is a variable's initial bytes before the program sets it: its
+// initialiser from the PTX, or zeros.
 func (s *server) initial(name string) []byte {
-	// Not yet: a partial cudaMemcpyToSymbol of a variable with an initialiser
-	// starts from zeros rather than the initialiser (docs/design.md, "Programs").
-	return nil
+	b, _, err := sim.InitialBytes(s.mod, name)
+	if err != nil {
+		return nil // an address initialiser: the launch resolves it; a partial copy starts from zeros
+	}
+	return b
 }
 
 func (s *server) kernel(name string) *ptx.Func {

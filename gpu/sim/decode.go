@@ -1846,3 +1846,22 @@ func (fd *fnDecoder) indirectCall(in *ptx.Inst, target *ptx.Operand, rets, args 
 	}
 	return op{kind: kCall, call: ci}, nil
 }
+
+// InitialBytes is the initial contents of the module-scope variable name before
+// any launch (zeros without an initialiser); ok is false when there is no such
+// variable. An initialiser that names another symbol (an address) is an error.
+func InitialBytes(m *ptx.Module, name string) (b []byte, ok bool, err error) {
+	for _, v := range m.Globals {
+		if v.Name != name {
+			continue
+		}
+		b, err := initBytes(v, v.Size(), &decoder{m: m, globals: map[string]sym{}})
+		if err != nil {
+			return nil, true, err
+		}
+		out := make([]byte, v.Size())
+		copy(out, b)
+		return out, true, nil
+	}
+	return nil, false, nil
+}
