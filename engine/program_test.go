@@ -53,6 +53,11 @@ func TestProgramCell(t *testing.T) {
 	if h, _ := rec.first[0]["text/html"].(string); !strings.HasPrefix(h, "<details") {
 		t.Errorf("launch report not collapsed: %.80s", h)
 	}
+	for i := 0; i < 2; i++ {
+		if rep, ok := rec.first[i]["application/vnd.kernelscope.report+json"].(map[string]any); !ok || rep["simulated"] != true {
+			t.Errorf("launch %d: no simulated JSON report", i+1)
+		}
+	}
 	if !strings.Contains(texts[0], "sm_90") && !strings.Contains(rec.first[0]["text/html"].(string), "sm_90") {
 		t.Errorf("the launch report does not name the cell's architecture")
 	}

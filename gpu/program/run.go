@@ -76,6 +76,10 @@ type RunOptions struct {
 	// order check is never run on a program (it would run the kernel twice on the
 	// program's memory).
 	Checks analysis.Checks
+	// Trace is what the stepping widget records for the first TraceLaunches
+	// launches (none when TraceLaunches is 0).
+	Trace         launch.Trace
+	TraceLaunches int
 	// OnLaunch is called after each launch with its report (for streaming).
 	OnLaunch func(Launch)
 }
@@ -591,7 +595,7 @@ func (s *server) launch(r *reader) (int, []byte) {
 	req := analysis.Request{
 		Source: []byte(s.p.Source), SourceFile: s.p.Opts.File, Cell: s.p.Opts.Cell, Arch: s.p.Opts.Arch, Prebuilt: s.p.PTX,
 		Launch: &launch.Launch{Kernel: name, Shared: shmem, SharedSet: true}, Grid: grid, Block: block,
-		Budget: s.o.Budget, Timing: s.o.Timing, Trace: launch.Trace{Steps: -1}, BaseDir: s.p.Opts.BaseDir,
+		Budget: s.o.Budget, Timing: s.o.Timing, Trace: s.traceFor(len(s.launches)), BaseDir: s.p.Opts.BaseDir,
 		Checks: analysis.Checks{Race: s.o.Checks.Race, Init: s.o.Checks.Init, Sync: s.o.Checks.Sync},
 		Program: &analysis.ProgramLaunch{Params: params, Memory: regions, Symbols: syms, After: func(res *sim.Result) {
 			for _, v := range res.Variables {
@@ -626,6 +630,14 @@ func (s *server) launch(r *reader) (int, []byte) {
 		out = append(out, rep.Stdout...)
 	}
 	return cudaSuccess, out
+}
+
+// traceFor is the trace configuration of launch i.
+func (s *server) traceFor(i int) launch.Trace {
+	if i < s.o.TraceLaunches {
+		return s.o.Trace
+	}
+	return launch.Trace{Steps: -1}
 }
 
 func (s *server) launchRejected(name string, grid, block [3]int, shmem, code int, msg string) (int, []byte) {
