@@ -189,6 +189,8 @@ func TestLaunchModelErrors(t *testing.T) {
 			"", "reads __constant__ c_Kernel, which has no initialiser and which this launch never set"},
 		{"signatures", `MatrixMul<<<dim3(3, 2), dim3(16, 16)>>>(C=zeros(1536), A=rand(1024), B=rand(1536), wA=32, wB=48)`, nil,
 			"MatrixMul is a template with 2 instances (MatrixMul<16>, MatrixMul<8>): name one", ""},
+		// An instance the PTX lacks: from nvcc's PTX an error naming it; from the CUDA
+		// source the launch instantiates it (TestTemplateKernelInstantiatedByTheLaunch).
 		{"signatures", `MatrixMul<32>(C=zeros(1536))`, nil, `no kernel named "MatrixMul<32>"`, ""},
 	}
 	for _, c := range cases {
@@ -196,6 +198,19 @@ func TestLaunchModelErrors(t *testing.T) {
 			t.Run(c.src+"/"+path, func(t *testing.T) {
 				req.Launch = parseLaunch(t, c.launch, c.symbols)
 				req.Budget = 1e8
+				if path == "clang" && strings.HasPrefix(c.wantErr, "no kernel named") {
+					req.ParseOnly = true
+					rep, err := analysis.Run(context.Background(), req)
+					if err != nil {
+						t.Fatalf("the launch should instantiate %s: %v", c.launch, err)
+					}
+					for _, k := range rep.Kernels {
+						if strings.Contains(k.Name, "MatrixMul") && strings.Contains(k.Name, "32") {
+							return
+						}
+					}
+					t.Fatalf("no instance of %s in %+v", c.launch, rep.Kernels)
+				}
 				rep, err := analysis.Run(context.Background(), req)
 				if c.wantErr != "" {
 					if err == nil || !strings.Contains(err.Error(), c.wantErr) {
