@@ -48,3 +48,11 @@ func TestRunProgramCLI(t *testing.T) {
 		t.Errorf("segfault: exit %d stdout %q stderr %q", code, out.String(), errb.String())
 	}
 }
+
+func TestRunProgramSandboxRefused(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := run([]string{"run", "--sandbox", "testdata/programs/vector_add.cu"}, &out, &errb)
+	if code != 1 || !strings.Contains(errb.String(), "--sandbox does not run host programs") || out.Len() != 0 {
+		t.Errorf("exit %d stdout %q stderr %q", code, out.String(), errb.String())
+	}
+}

@@ -73,6 +73,13 @@ func Build(ctx context.Context, src string, o Options) (*Program, error) {
 		o.File = "prog.cu"
 	}
 	src = dropProgramMagic(src)
+	if o.BaseDir != "" {
+		abs, err := filepath.Abs(o.BaseDir)
+		if err != nil {
+			return nil, fmt.Errorf("program: source directory %s: %w", o.BaseDir, err)
+		}
+		o.BaseDir = abs
+	}
 	dev, err := toolchain.Compile(ctx, toolchain.Request{Source: src, File: o.File, Arch: o.Arch, Compiler: "clang",
 		Flags: o.Flags, IncludeDir: o.BaseDir, Timeout: 60 * time.Second})
 	if err != nil {

@@ -326,3 +326,11 @@ func TestPartialSymbolCopyKeepsInitialiser(t *testing.T) {
 		t.Errorf("stdout %q (want %q) exit %d stderr %q", out, want, res.ExitCode, errs)
 	}
 }
+
+func TestHeaderBesideProgram(t *testing.T) {
+	res, out, errs := runFile(t, "with_header.cu", "")
+	// y[9] = 2*9 + 1; the program runs in its source's directory.
+	if out != fmt.Sprintf("y[9]=%g header_readable=1\n", float32(2*9+1)) || res.ExitCode != 0 || len(res.Launches) != 1 || res.Launches[0].Grid[0] != 3 {
+		t.Errorf("stdout %q exit %d stderr %q launches %d", out, res.ExitCode, errs, len(res.Launches))
+	}
+}
