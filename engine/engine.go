@@ -128,6 +128,7 @@ func (e *Engine) Execute(ctx context.Context, req kernel.ExecuteRequest, out ker
 	if !areq.IsPTX && spec.Sample == "" {
 		e.mu.Lock()
 		src, used, unused := withDefinitions(e.defs, spec.Source, areq.SourceFile)
+		areq.ExtraSources = definitionTexts(e.defs)
 		e.mu.Unlock()
 		if len(used)+len(unused) > 0 {
 			defsNote = definitionsNote(used, unused)

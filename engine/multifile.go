@@ -54,6 +54,19 @@ func definitionSource(defs []definition, replace *definition, file string) strin
 	return b.String()
 }
 
+// definitionTexts are the kept definitions' texts by the file name their #line
+// directive gives them, for the Source view's lines of definitions that ran.
+func definitionTexts(defs []definition) map[string]string {
+	if len(defs) == 0 {
+		return nil
+	}
+	m := make(map[string]string, len(defs))
+	for _, d := range defs {
+		m[definitionFile(d.name)] = d.body
+	}
+	return m
+}
+
 // withDefinitions is a cell's source with the kept definitions above it, its own
 // lines numbered from 1 as file (a #line directive), and the definitions it uses.
 func withDefinitions(defs []definition, src, file string) (string, []string, []string) {

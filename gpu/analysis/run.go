@@ -33,6 +33,10 @@ type Request struct {
 	Timing     bool
 	Trace      launch.Trace
 	BaseDir    string // where file("x.bin") and #include "x.cuh" are looked up
+	// ExtraSources are the texts of sources compiled into Source under #line
+	// directives, by the file name the directive gives ("define:NAME" for a kept
+	// definition), so the Source view can show their lines that ran (sources.go).
+	ExtraSources map[string]string
 	// Sandbox: no flags or compiler choice, files and includes only under BaseDir,
 	// the hard caps of limits.go.
 	Sandbox   bool

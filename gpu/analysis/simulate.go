@@ -195,9 +195,10 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 	}
 	rep.Stats.Blocks = nblocks
 	rep.Stats.WarpsPerBlock = (threadsPerBlock + 31) / 32
+	srcs := newUserSources(req, mod)
 	if res != nil {
 		rep.Simulated = true
-		fillFromResult(rep, mod, k, res, args, counter, userFile(req), traced)
+		fillFromResult(rep, mod, k, res, args, counter, srcs, traced)
 		rep.Outputs = append(rep.Outputs, variableOutputs(mod, res, symArgs, cvars)...)
 		if c := req.Checks; c.Race || c.Init || c.Sync || c.Order {
 			addFindings(rep, req, mod, res, args)
@@ -234,6 +235,7 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 	rep.Hints = append(rep.Hints, unsetSymbolHints(mod, k, req.Launch, func(in *ptx.Inst) (int, int) {
 		return cudaLine(mod, in.Loc, file), int(in.Pos.Line)
 	})...)
+	srcs.pinHints(rep)
 	return rep, nil
 }
 
@@ -289,7 +291,9 @@ func occupancyReport(o occupancy.Result, regs, smem int) *report.Occupancy {
 }
 
 // fillFromResult copies the simulator's and memory model's numbers into the report.
-func fillFromResult(rep *report.Report, mod *ptx.Module, k *ptx.Func, res *sim.Result, args []launchArg, counter *mem.Counter, file string, traced map[int][]tracedAccess) {
+// Lines of local headers and kept definitions are counted as (file, line) (sources.go).
+func fillFromResult(rep *report.Report, mod *ptx.Module, k *ptx.Func, res *sim.Result, args []launchArg, counter *mem.Counter, srcs *userSources, traced map[int][]tracedAccess) {
+	file := srcs.main
 	rep.Stdout = res.Stdout
 	if res.StdoutTruncated {
 		rep.Notes = append(rep.Notes, "device printf output beyond 1 MiB was dropped")
@@ -313,7 +317,8 @@ func fillFromResult(rep *report.Report, mod *ptx.Module, k *ptx.Func, res *sim.R
 		line := is.Line
 		ls := byLine[line]
 		if ls == nil {
-			ls = &report.LineStat{PTXLine: line, CUDALine: cudaLine(mod, is.Loc, file)}
+			ls = &report.LineStat{PTXLine: line}
+			ls.CUDAFile, ls.CUDALine = srcs.locate(is.Loc)
 			byLine[line] = ls
 		}
 		ls.WarpExecs += is.WarpExecs
@@ -345,7 +350,7 @@ func fillFromResult(rep *report.Report, mod *ptx.Module, k *ptx.Func, res *sim.R
 			AtomicLanes: int64(mi.AtomicLanes), AtomicAddresses: int64(mi.AtomicAddresses),
 		}
 		if in := instAt[line]; in != nil {
-			row.CUDALine = cudaLine(mod, in.Loc, file)
+			row.CUDAFile, row.CUDALine = srcs.locate(in.Loc)
 			row.Text = in.Text()
 		}
 		mr.Instructions = append(mr.Instructions, row)
@@ -365,6 +370,7 @@ func fillFromResult(rep *report.Report, mod *ptx.Module, k *ptx.Func, res *sim.R
 		rep.Lines = append(rep.Lines, *ls)
 	}
 	sort.Slice(rep.Lines, func(i, j int) bool { return rep.Lines[i].PTXLine < rep.Lines[j].PTXLine })
+	srcs.finish(rep)
 	if res.Trace != nil {
 		rep.Trace = convertTrace(res.Trace, res, mod, file, traced)
 	}

@@ -77,7 +77,7 @@ func memoryRules(rep *report.Report) []report.Hint {
 		if m.Space != "global" && m.Space != "shared" {
 			continue
 		}
-		key := fmt.Sprintf("%s/%s/c%d", m.Space, opWord(m.Op), m.CUDALine)
+		key := fmt.Sprintf("%s/%s/c%s:%d", m.Space, opWord(m.Op), m.CUDAFile, m.CUDALine) // a header's line 3 is not the cell's
 		if m.CUDALine == 0 {
 			key = fmt.Sprintf("%s/%s/p%d", m.Space, opWord(m.Op), m.PTXLine)
 		}

@@ -26,6 +26,7 @@ type Report struct {
 	Name          string          `json:"name,omitempty"`        // %name of this report
 	SourceFile    string          `json:"source_file,omitempty"` // "cell.cu" or the file given to `run`
 	Source        string          `json:"source,omitempty"`      // CUDA source ("" for PTX input)
+	Sources       []Source        `json:"sources,omitempty"`     // other user sources whose code ran: local headers, kept definitions (sources.go)
 	PTX           string          `json:"ptx"`
 	SASS          string          `json:"sass,omitempty"`
 	ResUsage      string          `json:"res_usage,omitempty"` // cuobjdump -res-usage output when nvcc ran
@@ -75,7 +76,8 @@ type Memory struct {
 // MemInstruction is the traffic of one memory instruction over the launch.
 type MemInstruction struct {
 	PTXLine         int    `json:"ptx_line"`
-	CUDALine        int    `json:"cuda_line"`
+	CUDALine        int    `json:"cuda_line"`           // a line of CUDAFile, or of the main source when that is ""
+	CUDAFile        string `json:"cuda_file,omitempty"` // a Source's File when the line is not the main source's
 	Space           string `json:"space"`
 	Op              string `json:"op"`
 	WidthBits       int    `json:"width_bits"`
@@ -153,6 +155,7 @@ type Hint struct {
 	Gain     string `json:"gain,omitempty"` // estimated gain if fixed
 	CUDALine int    `json:"cuda_line"`
 	PTXLine  int    `json:"ptx_line"`
+	CUDAFile string `json:"cuda_file,omitempty"` // a Source's File when CUDALine is not the main source's
 }
 
 // Error is a failure that ended the cell, located as precisely as known.
@@ -214,18 +217,19 @@ type Output struct {
 
 // LineStat are the per-PTX-line counters of the Source view.
 type LineStat struct {
-	PTXLine           int   `json:"ptx_line"`
-	CUDALine          int   `json:"cuda_line"`
-	WarpExecs         int64 `json:"warp_execs"`
-	ThreadExecs       int64 `json:"thread_execs"`
-	Branches          int64 `json:"branches,omitempty"`
-	DivergentBranches int64 `json:"divergent_branches,omitempty"`
-	Requests          int64 `json:"requests,omitempty"`
-	Sectors           int64 `json:"sectors,omitempty"`
-	IdealSectors      int64 `json:"ideal_sectors,omitempty"`
-	Wavefronts        int64 `json:"wavefronts,omitempty"`
-	IdealWavefronts   int64 `json:"ideal_wavefronts,omitempty"`
-	StallCycles       int64 `json:"stall_cycles,omitempty"`
+	PTXLine           int    `json:"ptx_line"`
+	CUDALine          int    `json:"cuda_line"`           // a line of CUDAFile, or of the main source when that is ""
+	CUDAFile          string `json:"cuda_file,omitempty"` // a Source's File when the line is not the main source's
+	WarpExecs         int64  `json:"warp_execs"`
+	ThreadExecs       int64  `json:"thread_execs"`
+	Branches          int64  `json:"branches,omitempty"`
+	DivergentBranches int64  `json:"divergent_branches,omitempty"`
+	Requests          int64  `json:"requests,omitempty"`
+	Sectors           int64  `json:"sectors,omitempty"`
+	IdealSectors      int64  `json:"ideal_sectors,omitempty"`
+	Wavefronts        int64  `json:"wavefronts,omitempty"`
+	IdealWavefronts   int64  `json:"ideal_wavefronts,omitempty"`
+	StallCycles       int64  `json:"stall_cycles,omitempty"`
 	// Stalls are the warp-cycles spent waiting to issue this line, per state
 	// (Nsight Compute\'s names; "selected" excluded).
 	Stalls map[string]int64 `json:"stalls,omitempty"`
