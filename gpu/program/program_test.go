@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -332,5 +333,27 @@ func TestHeaderBesideProgram(t *testing.T) {
 	// y[9] = 2*9 + 1; the program runs in its source's directory.
 	if out != fmt.Sprintf("y[9]=%g header_readable=1\n", float32(2*9+1)) || res.ExitCode != 0 || len(res.Launches) != 1 || res.Launches[0].Grid[0] != 3 {
 		t.Errorf("stdout %q exit %d stderr %q launches %d", out, res.ExitCode, errs, len(res.Launches))
+	}
+}
+
+func TestPinnedHostMemory(t *testing.T) {
+	res, out, errs := runFile(t, "pinned.cu", "")
+	if out != fmt.Sprintf("cudaSuccess sum=%d back[99]=100\n", 100*101/2) || res.ExitCode != 0 {
+		t.Errorf("stdout %q exit %d stderr %q", out, res.ExitCode, errs)
+	}
+}
+
+// TestRuntimeCompilesCleanly builds ksrt.c with every warning an error.
+func TestRuntimeCompilesCleanly(t *testing.T) {
+	needClang(t)
+	clang, _ := toolchain.FindClang()
+	dir := t.TempDir()
+	src := filepath.Join(dir, "ksrt.c")
+	if err := os.WriteFile(src, []byte(ksrt.Source), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(clang, "-x", "c", "-std=c11", "-D_GNU_SOURCE", "-Wall", "-Wextra", "-Werror", "-c", src, "-o", filepath.Join(dir, "ksrt.o")).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
 	}
 }

@@ -118,9 +118,12 @@ type Launch struct {
 type allocation struct {
 	base, size uint64
 	capacity   uint64 // bytes reserved at base (a freed allocation is reused when it fits)
-	managed    bool
+	managed    bool   // open to host code (cudaMallocManaged, cudaMallocHost)
 	live       bool
+	api        string // the call that made it
 }
+
+var allocAPI = [...]string{"cudaMalloc", "cudaMallocManaged", "cudaMallocHost"}
 
 // alloc reserves size bytes: a freed block that fits (the smallest), else fresh
 // space after a gap of at least 256 bytes, so one past the end is unallocated.
@@ -351,12 +354,13 @@ func (s *server) event(kind, detail string, bytes int64, us float64) {
 func (s *server) handle(op uint32, r *reader) (int, []byte) {
 	switch op {
 	case opMalloc:
-		size, managed := r.u64(), r.u32() != 0
-		a := s.alloc(size, managed)
+		size, kind := r.u64(), r.u32() // 0 cudaMalloc, 1 cudaMallocManaged, 2 cudaMallocHost
+		a := s.alloc(size, kind != 0)
 		if a == nil {
 			return cudaErrorMemoryAllocation, nil
 		}
-		s.event("malloc", fmt.Sprintf("%d bytes at %#x", size, a.base), int64(size), 0)
+		a.api = allocAPI[min(kind, 2)]
+		s.event("malloc", fmt.Sprintf("%s of %d bytes at %#x", a.api, size, a.base), int64(size), 0)
 		return cudaSuccess, binary.LittleEndian.AppendUint64(nil, a.base)
 	case opFree:
 		a := r.u64()
@@ -584,7 +588,7 @@ func (s *server) launch(r *reader) (int, []byte) {
 	for i, a := range s.allocs {
 		if a.live {
 			off := a.base - DevBase
-			regions = append(regions, sim.Region{Base: a.base, Data: s.heap[off : off+a.size : off+a.size], Name: fmt.Sprintf("allocation %d (cudaMalloc of %d bytes)", i+1, a.size)})
+			regions = append(regions, sim.Region{Base: a.base, Data: s.heap[off : off+a.size : off+a.size], Name: fmt.Sprintf("allocation %d (%s of %d bytes)", i+1, a.api, a.size)})
 		}
 	}
 	sort.Slice(regions, func(i, j int) bool { return regions[i].Base < regions[j].Base })

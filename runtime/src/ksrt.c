@@ -205,13 +205,17 @@ static cudaError_t ks_malloc(void **p, size_t n, uint32_t managed) {
 }
 cudaError_t cudaMalloc(void **p, size_t n) { return ks_malloc(p, n, 0); }
 cudaError_t cudaMallocManaged(void **p, size_t n, unsigned int flags) { (void)flags; return ks_malloc(p, n, 1); }
-cudaError_t cudaMallocHost(void **p, size_t n) {
-  if (!p) return ks_ret(1);
-  *p = malloc(n ? n : 1);
-  return *p ? 0 : ks_ret(2);
+/* Pinned host memory lives in the shared file too, open to the host: as under
+   unified addressing, a kernel can read and write it through the same pointer. */
+cudaError_t cudaMallocHost(void **p, size_t n) { return ks_malloc(p, n, 2); }
+cudaError_t cudaHostAlloc(void **p, size_t n, unsigned int flags) { (void)flags; return ks_malloc(p, n, 2); }
+cudaError_t cudaFree(void *p);
+cudaError_t cudaFreeHost(void *p) { return cudaFree(p); }
+cudaError_t cudaHostGetDevicePointer(void **d, void *h, unsigned int flags) {
+  (void)flags;
+  *d = h;
+  return 0;
 }
-cudaError_t cudaHostAlloc(void **p, size_t n, unsigned int flags) { (void)flags; return cudaMallocHost(p, n); }
-cudaError_t cudaFreeHost(void *p) { free(p); return 0; }
 cudaError_t cudaFree(void *p) {
   if (ks_sync()) return ks_sticky;
   if (!p) return 0;

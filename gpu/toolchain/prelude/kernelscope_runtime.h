@@ -190,6 +190,7 @@ KS_HOST cudaError_t cudaMalloc(void **p, size_t n);
 KS_HOST cudaError_t cudaMallocManaged(void **p, size_t n, unsigned int flags = cudaMemAttachGlobal);
 KS_HOST cudaError_t cudaMallocHost(void **p, size_t n);
 KS_HOST cudaError_t cudaHostAlloc(void **p, size_t n, unsigned int flags);
+KS_HOST cudaError_t cudaHostGetDevicePointer(void **d, void *h, unsigned int flags);
 KS_HOST cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t w, size_t h);
 KS_HOST cudaError_t cudaFree(void *p);
 KS_HOST cudaError_t cudaFreeHost(void *p);
