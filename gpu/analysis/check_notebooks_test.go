@@ -21,6 +21,7 @@ import (
 // to cell, with race, init and sync checks on: none may report a finding,
 // except cells tagged "planted-bug" (a lesson's deliberate bug), which must.
 func TestChecksCleanOnNotebooks(t *testing.T) {
+	t.Parallel() // long and independent: runs beside the package's other long tests
 	haveClang(t)
 	files, err := filepath.Glob("../../notebooks/*.ipynb")
 	if err != nil || len(files) == 0 {
@@ -111,6 +112,7 @@ func TestChecksCleanOnNotebooks(t *testing.T) {
 // (the sim package checks nvcc's PTX of the same sources) with every check on,
 // including the order check: none may report a finding.
 func TestChecksCleanOnGoldenClang(t *testing.T) {
+	t.Parallel() // long and independent: runs beside the package's other long tests
 	haveClang(t)
 	cases, err := golden.Cases()
 	if err != nil {

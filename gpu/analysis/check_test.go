@@ -56,6 +56,7 @@ func haveClang(t *testing.T) {
 // TestCheckCorpus: every planted bug of testdata/check is found on its line
 // with its kind, nothing else is reported, and every fixed twin is clean.
 func TestCheckCorpus(t *testing.T) {
+	t.Parallel() // long and independent: runs beside the package's other long tests
 	haveClang(t)
 	files, err := filepath.Glob("testdata/check/*.cu")
 	if err != nil {

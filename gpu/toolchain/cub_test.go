@@ -104,6 +104,7 @@ func runCUB(t *testing.T, kernel, dir string, grid int, args ...launch.Arg) [][]
 // BlockStore and BlockRadixSort (Debian's libcub-dev) compile on the clang path, run
 // in the simulator and give the sums, prefix sums and sorted order Go computes.
 func TestCUBBlockPrimitives(t *testing.T) {
+	t.Parallel() // long and independent: runs beside the package's other long tests
 	needCUB(t)
 	const grid, B, IPT = 3, 128, 4
 	r := rand.New(rand.NewPCG(5, 6))
