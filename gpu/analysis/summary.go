@@ -91,6 +91,9 @@ func sumElems(b []byte, elem string) float64 {
 // elemDecimal is x rounded to digits significant decimal digits, as
 // launch.ElemValue reads the element e whose value x is.
 func elemDecimal(e []byte, elem string, x float64, digits int) float64 {
+	if v, ok := roundDecimalShort(x, digits); ok {
+		return v
+	}
 	if v, ok := roundDecimal(x, digits); ok {
 		return v
 	}
@@ -150,6 +153,40 @@ func roundDecimal(x float64, digits int) (float64, bool) {
 		return v, true
 	}
 	return 0, false
+}
+
+// roundDecimalShort is roundDecimal for a value of at most 24 significant
+// bits (f32, f16, bf16) scaled by at most 10^12, where x*10^k is exact in
+// float64 (24 bits + 5^12's 28), so that rounding it to an integer and
+// dividing by 10^k (both exact operands, one correctly rounded division) gives
+// what ParseFloat gives. ok is false outside that range or for a wider x.
+func roundDecimalShort(x float64, digits int) (float64, bool) {
+	ax := math.Abs(x)
+	b := math.Float64bits(ax)
+	if b&(1<<29-1) != 0 || ax == 0 || b>>52 == 0x7ff {
+		return 0, false // more than 24 significant bits, zero, Inf or NaN
+	}
+	e2 := int(b>>52) - 1023          // floor(log2 |x|)
+	k := digits - 1 - (e2*78913)>>18 // floor(e2 * log10(2)) is floor(log10 |x|) or one less
+	lo, hi := pow10f[digits-1], pow10f[digits]
+	if k < 0 || k > 12 {
+		return 0, false
+	}
+	y := ax * pow10f[k]
+	if y >= hi {
+		if k--; k < 0 {
+			return 0, false
+		}
+		y = ax * pow10f[k]
+	}
+	if y < lo || y >= hi {
+		return 0, false
+	}
+	v := math.RoundToEven(y) / pow10f[k]
+	if x < 0 {
+		v = -v
+	}
+	return v, true
 }
 
 // scaledFloor is q = floor(mant * 2^exp * 10^k) and how the dropped fraction
