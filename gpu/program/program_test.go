@@ -357,3 +357,35 @@ func TestRuntimeCompilesCleanly(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 }
+
+func TestFuncAttributesAndPotentialBlockSize(t *testing.T) {
+	res, out, errs := runFile(t, "func_attrs.cu", "")
+	if res.ExitCode != 0 {
+		t.Fatalf("exit %d stderr %q", res.ExitCode, errs)
+	}
+	var shared, maxThreads, regs, binary, grid, block int
+	if _, err := fmt.Sscanf(out, "shared=%d maxThreads=%d regs=%d binary=%d\ngrid=%d block=%d\n", &shared, &maxThreads, &regs, &binary, &grid, &block); err != nil {
+		t.Fatalf("stdout %q: %v", out, err)
+	}
+	spec, _ := arch.Lookup("sm_80")
+	if shared != 4096 || maxThreads != spec.MaxThreadsPerBlock || binary != 80 || regs <= 0 {
+		t.Errorf("attributes %q", out)
+	}
+	// The answer is a warp multiple with the most resident threads per SM of any block size,
+	// and its grid fills every SM.
+	occ := func(b int) int {
+		r, err := occupancy.Compute(spec, occupancy.Input{BlockSize: b, RegsPerThread: regs, StaticShared: 4096})
+		if err != nil {
+			return 0
+		}
+		return r.ActiveBlocks
+	}
+	if block%32 != 0 || grid != occ(block)*spec.SMs {
+		t.Errorf("grid %d block %d", grid, block)
+	}
+	for b := 32; b <= spec.MaxThreadsPerBlock; b += 32 {
+		if b*occ(b) > block*occ(block) || b*occ(b) == block*occ(block) && b > block {
+			t.Errorf("block %d has %d resident threads, more than (or as many as and larger than) block %d's %d", b, b*occ(b), block, block*occ(block))
+		}
+	}
+}

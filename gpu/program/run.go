@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"sort"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -46,6 +47,8 @@ const (
 	opSync
 	opUnsupported
 	opMemInfo
+	opFuncInfo
+	opBlockSize
 )
 
 // CUDA runtime error codes (cudaError_t values of the CUDA runtime API).
@@ -477,6 +480,24 @@ func (s *server) handle(op uint32, r *reader) (int, []byte) {
 		}
 		out := binary.LittleEndian.AppendUint64(nil, uint64(len(s.heap))-used)
 		return cudaSuccess, binary.LittleEndian.AppendUint64(out, uint64(len(s.heap)))
+	case opFuncInfo:
+		k := s.kernel(r.str())
+		if k == nil {
+			return cudaErrorInvalidDeviceFunction, nil
+		}
+		return cudaSuccess, s.funcInfo(k)
+	case opBlockSize:
+		name, smem, limit := r.str(), int(r.u64()), int(int32(r.u32()))
+		k := s.kernel(name)
+		if k == nil {
+			return cudaErrorInvalidDeviceFunction, nil
+		}
+		grid, block, err := s.potentialBlockSize(k, name, smem, limit)
+		if err != nil {
+			return cudaErrorInvalidValue, nil
+		}
+		out := binary.LittleEndian.AppendUint32(nil, uint32(grid))
+		return cudaSuccess, binary.LittleEndian.AppendUint32(out, uint32(block))
 	case opUnsupported:
 		s.event("unsupported", r.str(), 0, 0)
 		return cudaSuccess, nil
@@ -675,4 +696,75 @@ func dimText(d [3]int) string {
 		return strconv.Itoa(d[0])
 	}
 	return fmt.Sprintf("(%d,%d,%d)", d[0], d[1], d[2])
+}
+
+// maxThreads is the most threads per block a kernel may be launched with.
+func (s *server) maxThreads(k *ptx.Func) int {
+	n := s.spec.MaxThreadsPerBlock
+	if k.MaxNTid != [3]int{} {
+		m := 1
+		for _, v := range k.MaxNTid {
+			m *= max(v, 1)
+		}
+		n = min(n, m)
+	}
+	return n
+}
+
+// funcInfo answers cudaFuncGetAttributes: the int64 fields in ksrt.c's order.
+func (s *server) funcInfo(k *ptx.Func) []byte {
+	local := 0
+	for _, v := range k.Vars {
+		if v.Space == ptx.SpaceLocal {
+			local += v.Size()
+		}
+	}
+	ptxVersion := 0
+	if maj, min, ok := strings.Cut(s.mod.Version, "."); ok {
+		a, _ := strconv.Atoi(maj)
+		b, _ := strconv.Atoi(min)
+		ptxVersion = a*10 + b
+	}
+	static := staticShared(s.mod, k)
+	dyn := s.spec.SharedPerBlock - static
+	if v, ok := s.maxDyn[k.Name]; ok {
+		dyn = v
+	}
+	vals := []int64{int64(static), 0, int64(local), int64(s.maxThreads(k)), int64(ptx.EstimateRegisters(k)), int64(ptxVersion),
+		int64(s.spec.Major*10 + s.spec.Minor), int64(dyn)}
+	var out []byte
+	for _, v := range vals {
+		out = binary.LittleEndian.AppendUint64(out, uint64(v))
+	}
+	return out
+}
+
+// potentialBlockSize answers cudaOccupancyMaxPotentialBlockSize: the block size (a
+// multiple of the warp size, or the limit) with the most resident threads per SM,
+// the largest such when several tie, and the grid that fills every SM at it.
+func (s *server) potentialBlockSize(k *ptx.Func, name string, smem, limit int) (grid, block int, err error) {
+	maxBlock := s.maxThreads(k)
+	if limit > 0 {
+		maxBlock = min(maxBlock, limit)
+	}
+	warp := s.spec.WarpSize
+	best, bestBlocks := 0, 0
+	for try := (maxBlock + warp - 1) / warp * warp; try > 0; try -= warp {
+		b := min(try, maxBlock)
+		occ, err := occupancy.Compute(s.spec, occupancy.Input{BlockSize: b, RegsPerThread: ptx.EstimateRegisters(k),
+			StaticShared: staticShared(s.mod, k), DynamicShared: smem, OptIn: s.maxDyn[name] > s.spec.SharedPerBlock})
+		if err != nil {
+			continue
+		}
+		if b*occ.ActiveBlocks > best*bestBlocks {
+			best, bestBlocks = b, occ.ActiveBlocks
+		}
+		if best*bestBlocks == s.spec.MaxThreadsPerSM {
+			break
+		}
+	}
+	if best == 0 {
+		return 0, 0, fmt.Errorf("no block size fits")
+	}
+	return bestBlocks * s.spec.SMs, best, nil
 }

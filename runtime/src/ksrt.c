@@ -20,7 +20,7 @@
 
 enum {
   OP_MALLOC = 1, OP_FREE = 2, OP_MEMCPY = 3, OP_MEMSET = 4, OP_LAUNCH = 5, OP_SYMSET = 6, OP_SYMGET = 7,
-  OP_TIME = 8, OP_PROPS = 9, OP_OCCUPANCY = 10, OP_FUNCATTR = 11, OP_PARAMS = 12, OP_SYNC = 13, OP_UNSUPPORTED = 14, OP_MEMINFO = 15
+  OP_TIME = 8, OP_PROPS = 9, OP_OCCUPANCY = 10, OP_FUNCATTR = 11, OP_PARAMS = 12, OP_SYNC = 13, OP_UNSUPPORTED = 14, OP_MEMINFO = 15, OP_FUNCINFO = 16, OP_BLOCKSIZE = 17
 };
 
 typedef int cudaError_t;
@@ -536,6 +536,46 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, const void *f,
   free(k.b);
   *n = r;
   return ks_ret(e);
+}
+
+/* Must match struct cudaFuncAttributes in kernelscope_runtime.h. */
+struct cudaFuncAttributes {
+  size_t sharedSizeBytes;
+  size_t constSizeBytes;
+  size_t localSizeBytes;
+  int maxThreadsPerBlock;
+  int numRegs;
+  int ptxVersion;
+  int binaryVersion;
+  int maxDynamicSharedSizeBytes;
+};
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *a, const void *f) {
+  const char *name = ks_lookup(ks_funcs, ks_nfuncs, f, 0);
+  if (!name) return ks_ret(98);
+  ks_buf k = {0};
+  kb_str(&k, name);
+  int64_t v[8] = {0};
+  cudaError_t e = ks_call(OP_FUNCINFO, k.b, k.n, v, sizeof v, 0);
+  free(k.b);
+  if (e) return ks_ret(e);
+  a->sharedSizeBytes = (size_t)v[0], a->constSizeBytes = (size_t)v[1], a->localSizeBytes = (size_t)v[2];
+  a->maxThreadsPerBlock = (int)v[3], a->numRegs = (int)v[4], a->ptxVersion = (int)v[5], a->binaryVersion = (int)v[6];
+  a->maxDynamicSharedSizeBytes = (int)v[7];
+  return 0;
+}
+cudaError_t cudaOccupancyMaxPotentialBlockSize(int *grid, int *block, const void *f, size_t smem, int limit) {
+  const char *name = ks_lookup(ks_funcs, ks_nfuncs, f, 0);
+  if (!name) return ks_ret(98);
+  ks_buf k = {0};
+  kb_str(&k, name);
+  kb_u64(&k, smem);
+  kb_u32(&k, (uint32_t)limit);
+  int32_t r[2] = {0, 0};
+  cudaError_t e = ks_call(OP_BLOCKSIZE, k.b, k.n, r, sizeof r, 0);
+  free(k.b);
+  if (e) return ks_ret(e);
+  *grid = r[0], *block = r[1];
+  return 0;
 }
 
 /* ---- streams and events: launches run in order, one at a time ---- */
