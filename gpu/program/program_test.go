@@ -389,3 +389,12 @@ func TestFuncAttributesAndPotentialBlockSize(t *testing.T) {
 		}
 	}
 }
+
+func TestPitchAndUnsupported(t *testing.T) {
+	res, out, errs := runFile(t, "pitch.cu", "")
+	// Row y gains y: host[0][4] = 4, host[1][4] = 4 + 1, host[2][0] = 0 + 2.
+	if out != "pitch=512 4 5 2\ncudaErrorNotSupported\n" || res.ExitCode != 0 ||
+		!strings.Contains(errs, "cudaCreateTextureObject (texture objects) is not supported yet") {
+		t.Errorf("stdout %q stderr %q exit %d", out, errs, res.ExitCode)
+	}
+}

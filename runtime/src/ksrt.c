@@ -252,6 +252,20 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind) {
   }
   return 0;
 }
+cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t w, size_t h) {
+  if (!pitch) return ks_ret(1);
+  *pitch = (w + 511) & ~(size_t)511; /* rows aligned to 512 bytes */
+  return ks_malloc(p, *pitch * h, 0);
+}
+/* cudaMemcpy2D copies row by row (one checked copy per row). */
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t w, size_t h, int kind) {
+  if (w > dpitch || w > spitch) return ks_ret(1);
+  for (size_t r = 0; r < h; r++) {
+    cudaError_t e = cudaMemcpy((char *)dst + r * dpitch, (const char *)src + r * spitch, w, kind);
+    if (e) return e;
+  }
+  return 0;
+}
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, int kind, cudaStream_t s) { (void)s; return cudaMemcpy(dst, src, n, kind); }
 cudaError_t cudaMemset(void *p, int v, size_t n) {
   if (ks_sync()) return ks_sticky;
@@ -306,6 +320,11 @@ static cudaError_t ks_unsupported(const char *what) {
   return ks_ret(801);
 }
 cudaError_t cudaGetSymbolAddress(void **p, const void *sym) { (void)p, (void)sym; return ks_unsupported("cudaGetSymbolAddress"); }
+cudaError_t cudaCreateTextureObject(unsigned long long *t, const void *r, const void *d, const void *v) {
+  (void)t, (void)r, (void)d, (void)v;
+  return ks_unsupported("cudaCreateTextureObject (texture objects)");
+}
+cudaError_t cudaDestroyTextureObject(unsigned long long t) { (void)t; return ks_unsupported("cudaDestroyTextureObject (texture objects)"); }
 
 /* ---- launches ---- */
 typedef struct { dim3 grid, block; size_t shmem; cudaStream_t stream; } ks_config;
@@ -384,6 +403,12 @@ cudaError_t cudaLaunch(const void *stub) {
   ks_config c = ks_cfg[--ks_ncfg];
   if (!name) return ks_ret(98); /* cudaErrorInvalidDeviceFunction */
   return ks_launch(name, c.grid, c.block, c.shmem, 0, n);
+}
+cudaError_t cudaLaunchKernel(const void *f, dim3 grid, dim3 block, void **args, size_t shmem, cudaStream_t s);
+/* Blocks run one after another in the simulator, so a grid-wide sync is what the
+   simulator makes of it (see the README's known limits). */
+cudaError_t cudaLaunchCooperativeKernel(const void *f, dim3 grid, dim3 block, void **args, size_t shmem, cudaStream_t s) {
+  return cudaLaunchKernel(f, grid, block, args, shmem, s);
 }
 cudaError_t cudaLaunchKernel(const void *f, dim3 grid, dim3 block, void **args, size_t shmem, cudaStream_t s) {
   (void)s;
