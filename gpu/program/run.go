@@ -27,6 +27,9 @@ import (
 // DevBase is where device memory is mapped in the program (KSRT_DEVBASE in ksrt.c).
 const DevBase = 0x2000_0000_0000
 
+// maxRequest is the largest request payload the server reads (a symbol copy is the largest).
+const maxRequest = 256 << 20
+
 // DefaultHeap is the device memory a program may allocate (the file is sparse).
 const DefaultHeap = 4 << 30
 
@@ -300,6 +303,9 @@ func (s *server) serve(r io.Reader, w io.Writer) error {
 			return err
 		}
 		op, n := binary.LittleEndian.Uint32(h[:4]), binary.LittleEndian.Uint32(h[4:])
+		if n > maxRequest {
+			return fmt.Errorf("request %d of %d bytes exceeds the %d-byte limit", op, n, maxRequest)
+		}
 		payload := make([]byte, n)
 		if _, err := io.ReadFull(r, payload); err != nil {
 			return fmt.Errorf("request %d: %w", op, err)
