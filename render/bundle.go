@@ -112,7 +112,7 @@ func Text(rep *report.Report) string {
 	for _, h := range rep.Hints {
 		fmt.Fprintf(&b, "[%s] %s", h.Severity, h.Message)
 		if h.CUDALine > 0 {
-			fmt.Fprintf(&b, " (line %d)", h.CUDALine)
+			fmt.Fprintf(&b, " (%s)", report.SourceLabel(h.CUDAFile, h.CUDALine))
 		}
 		b.WriteByte('\n')
 	}

@@ -175,7 +175,7 @@ func (w *htmlWriter) hints(rep *report.Report) {
 			w.printf(` <span class="ks-dim">(%s)</span>`, esc(h.Evidence))
 		}
 		if h.CUDALine > 0 {
-			w.printf(` <a class="ks-link" data-cl="%d">line %d</a>`, h.CUDALine, h.CUDALine)
+			w.printf(` %s`, lineLink(rep, h.CUDAFile, h.CUDALine))
 		} else if h.PTXLine > 0 {
 			w.printf(` <a class="ks-link" data-pl="%d">PTX line %d</a>`, h.PTXLine, h.PTXLine)
 		}
@@ -201,10 +201,11 @@ func (w *htmlWriter) source(rep *report.Report, opt Options) {
 	}
 	cudaExec := map[int]int64{}
 	for _, l := range rep.Lines {
-		if l.CUDALine > 0 {
+		if l.CUDALine > 0 && l.CUDAFile == "" {
 			cudaExec[l.CUDALine] += l.ThreadExecs
 		}
 	}
+	otherCUDA := otherCUDAKeys(rep) // PTX lines of included headers and kept definitions (sources.go)
 	var maxCUDA int64
 	for _, v := range cudaExec {
 		maxCUDA = max(maxCUDA, v)
@@ -218,7 +219,9 @@ func (w *htmlWriter) source(rep *report.Report, opt Options) {
 			w.printf(`<div class="ks-ln%s" data-cl="%d"><span class="ks-no">%d</span>%s<span class="ks-src">%s</span></div>`,
 				bugCUDA[n], n, n, heat(cudaExec[n], maxCUDA, fmt.Sprintf("%s thread executions", group(cudaExec[n]))), esc(line))
 		}
-		w.printf(`</pre></div>`)
+		w.printf(`</pre>`)
+		w.includedSources(rep, maxCUDA)
+		w.printf(`</div>`)
 	}
 	if opt.shown("ptx") {
 		w.printf(`<div class="ks-col ks-ptx"><div class="ks-colhead">PTX</div><pre class="ks-code">`)
@@ -254,14 +257,17 @@ func (w *htmlWriter) source(rep *report.Report, opt Options) {
 			} else {
 				h = heat(0, 0, "")
 			}
-			cl := cudaOf[n]
+			cl := strconv.Itoa(cudaOf[n])
+			if k, ok := otherCUDA[n]; ok {
+				cl = k
+			}
 			cls := "ks-ln"
 			if ok && (s.DivergentBranches > 0 || s.Sectors > s.IdealSectors || s.Wavefronts > s.IdealWavefronts) {
 				cls += " ks-warn"
 			}
 			cls += bugPTX[n]
-			w.printf(`<div class="%s" data-pl="%d" data-cl="%d"><span class="ks-no">%d</span>%s<span class="ks-src">%s</span></div>`,
-				cls, n, cl, n, h, highlightPTX(line))
+			w.printf(`<div class="%s" data-pl="%d" data-cl="%s"><span class="ks-no">%d</span>%s<span class="ks-src">%s</span></div>`,
+				cls, n, esc(cl), n, h, highlightPTX(line))
 		}
 		w.printf(`</pre></div>`)
 	}
@@ -280,7 +286,7 @@ func (w *htmlWriter) source(rep *report.Report, opt Options) {
 func ptxToCUDA(rep *report.Report) map[int]int {
 	m := map[int]int{}
 	for _, l := range rep.Lines {
-		if l.CUDALine > 0 {
+		if l.CUDALine > 0 && l.CUDAFile == "" {
 			m[l.PTXLine] = l.CUDALine
 		}
 	}
@@ -390,8 +396,12 @@ func (w *htmlWriter) memory(rep *report.Report) {
 			if bad {
 				cls = ` class="ks-warn"`
 			}
-			w.printf(`<tr%s><td><a class="ks-link" data-cl="%d">%s</a></td><td><a class="ks-link" data-pl="%d">%d</a></td><td><code>%s</code></td><td>%s</td><td>%d</td><td>%s</td><td>%s (%s)</td><td>%s (%s)</td><td>%s</td><td>%s</td></tr>`,
-				cls, r.CUDALine, lineOrDash(r.CUDALine), r.PTXLine, r.PTXLine, esc(r.Text), esc(r.Space), r.WidthBits, dashIfZero(r.Requests),
+			cudaCell := fmt.Sprintf(`<a class="ks-link" data-cl="%d">%s</a>`, r.CUDALine, lineOrDash(r.CUDALine))
+			if r.CUDAFile != "" && r.CUDALine > 0 {
+				cudaCell = lineLink(rep, r.CUDAFile, r.CUDALine)
+			}
+			w.printf(`<tr%s><td>%s</td><td><a class="ks-link" data-pl="%d">%d</a></td><td><code>%s</code></td><td>%s</td><td>%d</td><td>%s</td><td>%s (%s)</td><td>%s (%s)</td><td>%s</td><td>%s</td></tr>`,
+				cls, cudaCell, r.PTXLine, r.PTXLine, esc(r.Text), esc(r.Space), r.WidthBits, dashIfZero(r.Requests),
 				group(r.Sectors), group(r.IdealSectors), group(r.Wavefronts), group(r.IdealWavefronts), group(r.L1Hits), group(r.L2Hits))
 		}
 		w.printf(`</table>`)

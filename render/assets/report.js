@@ -8,6 +8,7 @@
     if (!v || v === "0") return;
     all('.ks-ln[' + attr + '="' + v + '"]').forEach(function (e, i) {
       e.classList.add("ks-hl");
+      var inc = scroll && e.closest("details.ks-incl"); if (inc && !inc.open) inc.open = true;
       if (scroll && i === 0) { var c = e.closest(".ks-col"); if (c) c.scrollTop = e.offsetTop - c.clientHeight / 3; }
     });
   }
