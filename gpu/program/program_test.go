@@ -64,6 +64,13 @@ func TestVectorAdd(t *testing.T) {
 	if l.Kernel != "vecAdd" || l.Grid != [3]int{4, 1, 1} || l.Block != [3]int{256, 1, 1} || l.Micros <= 0 {
 		t.Errorf("launch %+v", l)
 	}
+	var args []string
+	for _, a := range l.Report.Args {
+		args = append(args, a.Name+"="+a.Init)
+	}
+	if got := strings.Join(args, ", "); got != "a=allocation 1 + 0 (cudaMalloc of 4000 bytes), b=allocation 2 + 0 (cudaMalloc of 4000 bytes), c=allocation 3 + 0 (cudaMalloc of 4000 bytes), n=1000" {
+		t.Errorf("arguments %s", got)
+	}
 }
 
 func TestConstantTwoLaunches(t *testing.T) {

@@ -639,6 +639,7 @@ func (s *server) launch(r *reader) (int, []byte) {
 	rep, err := analysis.Run(s.ctx, req)
 	l := &Launch{Index: len(s.launches), Kernel: name, Grid: grid, Block: block, Shared: shmem, Report: rep}
 	if rep != nil {
+		s.nameArgs(rep)
 		l.Kernel = rep.Kernel
 		rep.Toolchain = "program (clang host and device)"
 		if rep.Timing != nil && s.spec.ClockMHz > 0 {
@@ -773,4 +774,50 @@ func (s *server) potentialBlockSize(k *ptx.Func, name string, smem, limit int) (
 		return 0, 0, fmt.Errorf("no block size fits")
 	}
 	return bestBlocks * s.spec.SMs, best, nil
+}
+
+// nameArgs says which allocation each pointer argument points into.
+func (s *server) nameArgs(rep *report.Report) {
+	for i := range rep.Args {
+		v, err := strconv.ParseUint(rep.Args[i].Init, 0, 64)
+		if err != nil {
+			continue
+		}
+		if !strings.Contains(rep.Args[i].Type, "*") {
+			rep.Args[i].Init = scalarText(rep.Args[i].Type, v)
+			continue
+		}
+		if !s.isDevice(v) {
+			continue
+		}
+		for j, a := range s.allocs {
+			if a.live && v >= a.base && v <= a.base+a.size {
+				rep.Args[i].Address = v
+				rep.Args[i].Init = fmt.Sprintf("allocation %d + %d (%s of %d bytes)", j+1, v-a.base, a.api, a.size)
+				break
+			}
+		}
+	}
+}
+
+// scalarText shows a scalar argument's bits as its C type reads them.
+func scalarText(ctype string, v uint64) string {
+	t := strings.Fields(strings.ReplaceAll(ctype, "const", ""))
+	switch {
+	case len(t) == 1 && t[0] == "float":
+		return strconv.FormatFloat(float64(math.Float32frombits(uint32(v))), 'g', -1, 32)
+	case len(t) == 1 && t[0] == "double":
+		return strconv.FormatFloat(math.Float64frombits(v), 'g', -1, 64)
+	case strings.Contains(ctype, "unsigned") || strings.Contains(ctype, "size_t") || strings.HasPrefix(ctype, "uint"):
+		return strconv.FormatUint(v, 10)
+	case strings.Contains(ctype, "long") || strings.Contains(ctype, "int64"):
+		return strconv.FormatInt(int64(v), 10)
+	case strings.Contains(ctype, "short"):
+		return strconv.FormatInt(int64(int16(v)), 10)
+	case strings.Contains(ctype, "char"):
+		return strconv.FormatInt(int64(int8(v)), 10)
+	case strings.Contains(ctype, "int"):
+		return strconv.FormatInt(int64(int32(v)), 10)
+	}
+	return fmt.Sprintf("%#x", v)
 }
