@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -30,8 +31,20 @@ type programFlags struct {
 	timing  bool
 	json    bool
 	sandbox bool
-	checks  string // --check: race,init,sync apply to every launch; order is not run on programs
+	checks  string   // --check: race,init,sync apply to every launch; order is not run on programs
+	set     []string // flags given on the command line
 }
+
+// setFlags lists the flags given on the command line.
+func setFlags(fs *flag.FlagSet) []string {
+	var out []string
+	fs.Visit(func(f *flag.Flag) { out = append(out, f.Name) })
+	return out
+}
+
+// kernelOnlyFlags describe one synthetic launch; a program makes its own launches.
+var kernelOnlyFlags = map[string]bool{"grid": true, "block": true, "launch": true, "dynamic-smem": true, "symbol": true,
+	"expect": true, "html": true, "dump": true, "compiler": true}
 
 // isProgramFile reports whether path is CUDA source with host code (a main function).
 func isProgramFile(path string) bool {
@@ -46,6 +59,11 @@ func isProgramFile(path string) bool {
 func runProgram(path string, args []string, o programFlags, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "--" {
 		args = args[1:]
+	}
+	for _, f := range o.set {
+		if kernelOnlyFlags[f] {
+			return &usageError{fmt.Sprintf("run: --%s applies to a single kernel; %s is a whole program (it defines main) and makes its own launches", f, path)}
+		}
 	}
 	if o.sandbox {
 		return fmt.Errorf("%s: --sandbox does not run host programs yet (a program runs native code)", path)

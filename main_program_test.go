@@ -56,3 +56,11 @@ func TestRunProgramSandboxRefused(t *testing.T) {
 		t.Errorf("exit %d stdout %q stderr %q", code, out.String(), errb.String())
 	}
 }
+
+func TestRunProgramRefusesKernelFlags(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := run([]string{"run", "--grid", "4", "testdata/programs/vector_add.cu"}, &out, &errb)
+	if code != 2 || !strings.Contains(errb.String(), "--grid applies to a single kernel") {
+		t.Errorf("exit %d stderr %q", code, errb.String())
+	}
+}
