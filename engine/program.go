@@ -61,7 +61,7 @@ func (e *Engine) runProgram(ctx context.Context, spec *magics.Spec, req kernel.E
 		return &cellError{name: "MagicError", msg: "%check: " + err.Error()}
 	}
 	var mu sync.Mutex
-	res, err := program.Run(ctx, p, program.RunOptions{Checks: checks, Trace: spec.Trace, TraceLaunches: maxProgramReports,
+	res, err := program.Run(ctx, p, program.RunOptions{Checks: checks, LineBuffered: true, Trace: spec.Trace, TraceLaunches: maxProgramReports,
 		Stdout: streamWriter{mu: &mu, out: out, name: "stdout", skip: req.Silent},
 		Stderr: streamWriter{mu: &mu, out: out, name: "stderr", skip: req.Silent},
 		Timing: spec.Timing, Budget: spec.Budget,

@@ -120,3 +120,35 @@ func TestProgramCellCapsReports(t *testing.T) {
 		t.Errorf("%d displays; last two %q", len(texts), texts[len(texts)-2:])
 	}
 }
+
+// TestProgramCellStreamsLines: a line printed before a long wait reaches the cell
+// before the program ends (stdout is line-buffered for cells).
+func TestProgramCellStreamsLines(t *testing.T) {
+	needClang(t)
+	e := newEngine(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	rec := &recorder{}
+	done := make(chan error, 1)
+	go func() {
+		done <- e.Execute(ctx, kernel.ExecuteRequest{Code: "#include <cstdio>\nint main() {\n  printf(\"first line\\n\");\n  for (;;) {}\n}\n"}, rec)
+	}()
+	safety := time.After(time.Minute)
+	for {
+		rec.mu.Lock()
+		got := strings.Join(rec.streams, "")
+		rec.mu.Unlock()
+		if got == "first line\n" {
+			break
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("ended: %v", err)
+		case <-safety:
+			t.Fatalf("no line streamed within a minute: %q", got)
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	cancel()
+	<-done
+}

@@ -88,6 +88,9 @@ type RunOptions struct {
 	TraceLaunches int
 	// OnLaunch is called after each launch with its report (for streaming).
 	OnLaunch func(Launch)
+	// LineBuffered makes the program's stdout line-buffered (a notebook streams
+	// each line as it is printed; a pipe is otherwise fully buffered).
+	LineBuffered bool
 }
 
 // Result is what a program run produced.
@@ -230,6 +233,9 @@ func Run(ctx context.Context, p *Program, o RunOptions) (*Result, error) {
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = o.Stdin, o.Stdout, o.Stderr
 	cmd.ExtraFiles = []*os.File{mem, reqW, repR} // fds 3, 4, 5
 	cmd.Env = append(os.Environ(), "KSRT_HEAP_SIZE="+strconv.FormatInt(size, 10))
+	if o.LineBuffered {
+		cmd.Env = append(cmd.Env, "KSRT_LINE_BUFFERED=1")
+	}
 	cmd.WaitDelay = 2 * time.Second // a grandchild holding stdout open does not hold the run
 	if err := cmd.Start(); err != nil {
 		reqR.Close()

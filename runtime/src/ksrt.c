@@ -82,6 +82,7 @@ static void ks_init(void) {
   const char *hs = getenv("KSRT_HEAP_SIZE");
   if (!hs) ks_die("not started by kernelscope (KSRT_HEAP_SIZE unset): run the program with kernelscope run");
   ks_heap_size = strtoull(hs, 0, 10);
+  if (getenv("KSRT_LINE_BUFFERED")) setvbuf(stdout, 0, _IOLBF, 0); /* a notebook shows each line as it comes */
   /* Device memory is not host memory: host code that dereferences a cudaMalloc
    pointer faults, as on a GPU. cudaMallocManaged pages are made accessible. */
   void *p = mmap((void *)KSRT_DEVBASE, ks_heap_size, PROT_NONE, MAP_SHARED | MAP_FIXED_NOREPLACE, 3, 0);
