@@ -38,10 +38,10 @@ func (w *htmlWriter) correctness(rep *report.Report, traced bool) {
 			name = f.Kind
 		}
 		w.printf(`<div class="ks-hint ks-critical ks-finding"><span class="ks-sev">%s</span> %s`, esc(name), esc(f.Message))
-		for _, l := range [][2]int{{f.CUDALine, f.PTXLine}, {f.OtherCUDALine, f.OtherPTXLine}} {
+		for i, l := range [][2]int{{f.CUDALine, f.PTXLine}, {f.OtherCUDALine, f.OtherPTXLine}} {
 			switch {
 			case l[0] > 0:
-				w.printf(` <a class="ks-link" data-cl="%d">line %d</a>`, l[0], l[0])
+				w.printf(` %s`, lineLink(rep, []string{f.CUDAFile, f.OtherCUDAFile}[i], l[0]))
 			case l[1] > 0:
 				w.printf(` <a class="ks-link" data-pl="%d">PTX line %d</a>`, l[1], l[1])
 			}
@@ -127,10 +127,11 @@ func containsInt(v []int, x int) bool {
 func findingLines(rep *report.Report) (cuda, ptx map[int]string) {
 	cuda, ptx = map[int]string{}, map[int]string{}
 	for _, f := range rep.Sanitizer {
-		for _, l := range []int{f.CUDALine, f.OtherCUDALine} {
-			if l > 0 {
-				cuda[l] = " ks-bug"
-			}
+		if f.CUDALine > 0 && f.CUDAFile == "" { // lines of other sources: sources.go
+			cuda[f.CUDALine] = " ks-bug"
+		}
+		if f.OtherCUDALine > 0 && f.OtherCUDAFile == "" {
+			cuda[f.OtherCUDALine] = " ks-bug"
 		}
 		for _, l := range []int{f.PTXLine, f.OtherPTXLine} {
 			if l > 0 {

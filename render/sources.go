@@ -99,6 +99,15 @@ func (w *htmlWriter) includedSources(rep *report.Report, mainMax int64) {
 		s.stalls += l.StallCycles
 		maxExec = max(maxExec, s.threadExecs)
 	}
+	bug := map[string]bool{} // lines the correctness findings name
+	for _, f := range rep.Sanitizer {
+		if f.CUDAFile != "" {
+			bug[cudaKey(rep, f.CUDAFile, f.CUDALine)] = true
+		}
+		if f.OtherCUDAFile != "" {
+			bug[cudaKey(rep, f.OtherCUDAFile, f.OtherCUDALine)] = true
+		}
+	}
 	for i, src := range rep.Sources {
 		var total int64
 		for _, s := range stats[i] {
@@ -120,6 +129,9 @@ func (w *htmlWriter) includedSources(rep *report.Report, mainMax int64) {
 				if s.divergent > 0 || s.sectors > s.idealSectors || s.wavefronts > s.idealWaves {
 					cls += " ks-warn"
 				}
+			}
+			if bug["s"+strconv.Itoa(i+1)+":"+strconv.Itoa(n)] {
+				cls += " ks-bug"
 			}
 			title := ""
 			if s.threadExecs > 0 || stats[i][n] != nil {

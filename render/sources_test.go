@@ -157,3 +157,36 @@ func TestSourceViewShowsKeptDefinition(t *testing.T) {
 		}
 	}
 }
+
+// A race in a header: the Correctness section links the header's line, which the
+// Source view marks.
+func TestFindingInHeaderLinked(t *testing.T) {
+	needClangRender(t)
+	dir := t.TempDir()
+	hdr := "#pragma once\n__device__ inline void racy_store(int *s, int v) {\n    s[0] = v;\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "racy.cuh"), []byte(hdr), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cell := "#include \"racy.cuh\"\n__global__ void racy(int *out) {\n    __shared__ int s[1];\n    racy_store(s, threadIdx.x);\n    __syncthreads();\n    out[threadIdx.x] = s[0];\n}\n"
+	checks, err := analysis.ParseChecks("race")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := runSources(t, analysis.Request{Source: []byte(cell), BaseDir: dir, Checks: checks}, "racy(out=zeros(256))")
+	page, err := HTML(rep, nil, Options{ID: "kstest"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`racy.cuh:3 (PTX line `,
+		`<a class="ks-link" data-cl="s1:3">racy.cuh:3</a>`,
+		`<div class="ks-ln ks-bug" data-cl="s1:3"><span class="ks-no">3</span>`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the HTML lacks %q", want)
+		}
+	}
+	if strings.Contains(page, `<div class="ks-ln ks-bug" data-cl="3">`) {
+		t.Error("the cell's line 3 is marked for the header's race")
+	}
+}

@@ -202,6 +202,7 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 		rep.Outputs = append(rep.Outputs, variableOutputs(mod, res, symArgs, cvars)...)
 		if c := req.Checks; c.Race || c.Init || c.Sync || c.Order {
 			addFindings(rep, req, mod, res, args)
+			srcs.pinFindings(rep, req.Cell) // also before a failure below
 		}
 	}
 	if simErr != nil {
@@ -236,6 +237,7 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 		return cudaLine(mod, in.Loc, file), int(in.Pos.Line)
 	})...)
 	srcs.pinHints(rep)
+	srcs.pinFindings(rep, req.Cell) // the order check's
 	return rep, nil
 }
 

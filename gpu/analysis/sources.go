@@ -46,6 +46,7 @@ type userSources struct {
 	main  string      // userFile(req): "" accepts any file (PTX input)
 	byIdx map[int]int // .file index -> index in list
 	list  []*userSource
+	locs  map[int]ptx.Loc // PTX line -> .loc, made when first needed
 }
 
 // newUserSources finds, among the module's .file entries, the user's other sources.
@@ -298,31 +299,78 @@ func (u *userSources) finish(rep *report.Report) {
 	}
 }
 
-// pinHints gives each hint on a PTX line of another user source that file and
+// shownLineAt is the line of a shown other source (rep.Sources) that PTX line
+// ptxLine's instruction comes from; file "" when none.
+func (u *userSources) shownLineAt(rep *report.Report, ptxLine int) (file string, line int) {
+	if ptxLine <= 0 || len(rep.Sources) == 0 {
+		return "", 0
+	}
+	if u.locs == nil {
+		u.locs = map[int]ptx.Loc{}
+		for _, f := range u.mod.Funcs {
+			for _, in := range f.Insts {
+				u.locs[int(in.Pos.Line)] = in.Loc
+			}
+		}
+	}
+	loc, ok := u.locs[ptxLine]
+	if !ok {
+		return "", 0
+	}
+	file, line = u.locate(loc)
+	if file == "" || rep.SourceIndex(file) < 0 {
+		return "", 0
+	}
+	return file, line
+}
+
+// pinHints gives each hint on a PTX line of another shown source that file and
 // line (the hint rules see only rows, and know no files).
 func (u *userSources) pinHints(rep *report.Report) {
-	if len(rep.Sources) == 0 {
-		return
-	}
-	at := map[int]ptx.Loc{}
-	for _, f := range u.mod.Funcs {
-		for _, in := range f.Insts {
-			at[int(in.Pos.Line)] = in.Loc
-		}
-	}
 	for i := range rep.Hints {
 		h := &rep.Hints[i]
-		if h.CUDAFile != "" || h.PTXLine <= 0 {
+		if h.CUDAFile != "" {
 			continue
 		}
-		loc, ok := at[h.PTXLine]
-		if !ok {
+		if file, line := u.shownLineAt(rep, h.PTXLine); file != "" && (h.CUDALine == 0 || h.CUDALine == line) {
+			h.CUDAFile, h.CUDALine = file, line
+		}
+	}
+}
+
+// pinFindings names, in each finding on a PTX line of another shown source,
+// that file and line instead of the nearest line of the main source, in its
+// fields and at the start of its message (as findingMessage wrote it).
+func (u *userSources) pinFindings(rep *report.Report, cell bool) {
+	for i := range rep.Sanitizer {
+		f := &rep.Sanitizer[i]
+		if f.CUDAFile != "" || f.OtherCUDAFile != "" {
 			continue
 		}
-		file, line := u.locate(loc)
-		if file == "" || rep.SourceIndex(file) < 0 || (h.CUDALine != 0 && h.CUDALine != line) {
+		old := lineRef(f.CUDALine, f.PTXLine, cell)
+		if f.OtherPTXLine > 0 {
+			old += " and " + lineRef(f.OtherCUDALine, f.OtherPTXLine, cell)
+		}
+		changed := false
+		if file, line := u.shownLineAt(rep, f.PTXLine); file != "" {
+			f.CUDAFile, f.CUDALine, changed = file, line, true
+		}
+		if file, line := u.shownLineAt(rep, f.OtherPTXLine); file != "" {
+			f.OtherCUDAFile, f.OtherCUDALine, changed = file, line, true
+		}
+		if !changed || !strings.HasPrefix(f.Message, old) {
 			continue
 		}
-		h.CUDAFile, h.CUDALine = file, line
+		ref := func(file string, line, ptxLine int) string {
+			if file == "" {
+				return lineRef(line, ptxLine, cell)
+			}
+			return fmt.Sprintf("%s (PTX line %d)", report.SourceLabel(file, line), ptxLine)
+		}
+		now := ref(f.CUDAFile, f.CUDALine, f.PTXLine)
+		if f.OtherPTXLine > 0 {
+			now += " and " + ref(f.OtherCUDAFile, f.OtherCUDALine, f.OtherPTXLine)
+		}
+		f.Message = now + f.Message[len(old):]
 	}
 }

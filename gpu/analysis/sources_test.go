@@ -253,3 +253,32 @@ func TestUserSourcesConfined(t *testing.T) {
 		t.Errorf("PTX input: %q", got)
 	}
 }
+
+// A race inside a header's inlined function: the finding names the header's line.
+func TestFindingInHeaderNamesIt(t *testing.T) {
+	needClangHere(t)
+	dir := t.TempDir()
+	hdr := "#pragma once\n__device__ inline void racy_store(int *s, int v) {\n    s[0] = v;\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "racy.cuh"), []byte(hdr), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cell := "#include \"racy.cuh\"\n__global__ void racy(int *out) {\n    __shared__ int s[1];\n    racy_store(s, threadIdx.x);\n    __syncthreads();\n    out[threadIdx.x] = s[0];\n}\n"
+	checks, err := ParseChecks("race")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), Request{Source: []byte(cell), SourceFile: "cell.cu", Cell: true, Arch: "sm_80", Compiler: "auto",
+		BaseDir: dir, Grid: [3]int{1, 1, 1}, Block: [3]int{64, 1, 1}, Budget: 1e7, Checks: checks})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Sanitizer) == 0 {
+		t.Fatal("no race found")
+	}
+	for _, f := range rep.Sanitizer {
+		if f.Kind != "race" || f.CUDAFile != "racy.cuh" || f.CUDALine != 3 || f.OtherCUDAFile != "racy.cuh" || f.OtherCUDALine != 3 ||
+			!strings.HasPrefix(f.Message, "racy.cuh:3 (PTX line ") || !strings.Contains(f.Message, " and racy.cuh:3 (PTX line ") {
+			t.Errorf("finding %+v: want the race at racy.cuh:3 on both sides, named so in its message", f)
+		}
+	}
+}

@@ -18,6 +18,10 @@ type Finding struct {
 	Variable      string  `json:"variable"`               // "s[17]", "out[5]" where known
 	Count         int     `json:"count"`                  // occurrences merged into this finding
 	Message       string  `json:"message"`                // the whole story in words, with lines
+	// CUDAFile and OtherCUDAFile name a Source (sources.go) when CUDALine or
+	// OtherCUDALine is a line of a local header or kept definition, not the main source's.
+	CUDAFile      string `json:"cuda_file,omitempty"`
+	OtherCUDAFile string `json:"other_cuda_file,omitempty"`
 }
 
 // Expectation is the outcome of one %expect line (DESIGN.md "expectations").
