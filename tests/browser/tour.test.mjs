@@ -235,8 +235,9 @@ async function live(ctx) {
     if (!isCudaCell(c.src) || c.tags.includes("raises-exception")) continue;
     const reps = await reportsOf(cellEls.nth(c.i));
     if (!check(reps.length === 1, `live: cell ${c.i} has one report`, `${reps.length}`)) continue;
-    const want = expectedSections(c.src);
+    const want = ["correctness", ...expectedSections(c.src)];   // Correctness: in every launch's report, first
     const missing = want.filter((s) => !reps[0].sections.includes(s));
+    check(reps[0].sections[0] === "correctness", `live: cell ${c.i} report starts with Correctness`, reps[0].sections.join(", "));
     check(reps[0].summary && missing.length === 0, `live: cell ${c.i} report shows summary + ${want.join(", ")}`,
       `missing ${missing.join(", ")}; has ${reps[0].sections.join(", ")}`);
   }

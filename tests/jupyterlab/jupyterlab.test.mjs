@@ -116,7 +116,9 @@ try {
       reportsSeen++;
       const r = a.reports[0];
       if (!check(!!r, `${where}: cell ${a.cell}: a .ks-report`)) continue;
-      const want = expectedSections(src(cell));
+      // Correctness comes first in every report of a launch (the checks' findings, or one
+      // line saying none were found); the rest as the cell's %show/%hide leave them.
+      const want = ["correctness", ...expectedSections(src(cell))];
       // "notes" is added, last, when the run left notes (render/html.go).
       const got = r.sections.filter((s) => s !== "notes");
       check(JSON.stringify(got) === JSON.stringify(want) && (!r.sections.includes("notes") || r.sections.at(-1) === "notes"),
