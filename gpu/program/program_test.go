@@ -406,3 +406,12 @@ func TestPitchAndUnsupported(t *testing.T) {
 		t.Errorf("stdout %q stderr %q exit %d", out, errs, res.ExitCode)
 	}
 }
+
+func TestDeviceAssertIsCudaErrorAssert(t *testing.T) {
+	res, out, _ := runFile(t, "assert.cu", "")
+	// The prelude's assert prints CUDA's message with device printf before it traps.
+	want := "first: cudaSuccess\nassert.cu:6: void check(const int *): block: [0,0,0], thread: [0,0,0] Assertion `a[threadIdx.x] == 0` failed.\nsecond: cudaErrorAssert (710)\n"
+	if out != want || res.ExitCode != 0 || len(res.Launches) != 2 || res.Launches[1].Code != 710 {
+		t.Errorf("stdout %q (want %q) exit %d", out, want, res.ExitCode)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -65,6 +66,7 @@ const (
 	cudaErrorInvalidDeviceFunction = 98
 	cudaErrorIllegalAddress        = 700
 	cudaErrorLaunchOutOfResources  = 701
+	cudaErrorAssert                = 710
 	cudaErrorMisalignedAddress     = 716
 	cudaErrorLaunchFailure         = 719
 )
@@ -655,7 +657,7 @@ func (s *server) launch(r *reader) (int, []byte) {
 	fault := cudaSuccess
 	if err != nil {
 		l.Error = err.Error()
-		fault = faultCode(err)
+		fault = faultCode(err, s.p.Source)
 		l.Code = fault
 	}
 	s.launches = append(s.launches, l)
@@ -688,11 +690,19 @@ func (s *server) launchRejected(name string, grid, block [3]int, shmem, code int
 	return code, nil
 }
 
+var assertRE = regexp.MustCompile(`\bassert\s*\(`)
+
 // faultCode is the CUDA error a failed launch leaves for the next synchronising call.
-func faultCode(err error) int {
+// A trap on a line that calls assert( is a failed device assert (cudaErrorAssert).
+func faultCode(err error, source string) int {
 	var f *analysis.Failure
 	if errors.As(err, &f) {
 		switch f.Err.Kind {
+		case "trap":
+			lines := strings.Split(source, "\n")
+			if l := f.Err.CUDALine; l >= 1 && l <= len(lines) && assertRE.MatchString(lines[l-1]) {
+				return cudaErrorAssert
+			}
 		case "out_of_bounds", "shared_out_of_range":
 			return cudaErrorIllegalAddress
 		case "misaligned":
