@@ -375,6 +375,7 @@ func fillFromResult(rep *report.Report, mod *ptx.Module, k *ptx.Func, res *sim.R
 	srcs.finish(rep)
 	if res.Trace != nil {
 		rep.Trace = convertTrace(res.Trace, res, mod, file, traced)
+		srcs.pinTrace(rep, res)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/kernelscope/kernelscope/gpu/ptx"
 	"github.com/kernelscope/kernelscope/gpu/report"
+	"github.com/kernelscope/kernelscope/gpu/sim"
 	"github.com/kernelscope/kernelscope/gpu/toolchain"
 )
 
@@ -372,5 +373,21 @@ func (u *userSources) pinFindings(rep *report.Report, cell bool) {
 			now += " and " + ref(f.OtherCUDAFile, f.OtherCUDALine, f.OtherPTXLine)
 		}
 		f.Message = now + f.Message[len(old):]
+	}
+}
+
+// pinTrace gives the widget's steps in another shown source's code that file and line.
+func (u *userSources) pinTrace(rep *report.Report, res *sim.Result) {
+	if rep.Trace == nil || len(rep.Sources) == 0 {
+		return
+	}
+	for i := range rep.Trace.Steps {
+		st := &rep.Trace.Steps[i]
+		if st.CUDALine != 0 || st.PC < 0 || st.PC >= len(res.Insts) {
+			continue
+		}
+		if file, line := u.locate(res.Insts[st.PC].Loc); file != "" && rep.SourceIndex(file) >= 0 {
+			st.CUDAFile, st.CUDALine = file, line
+		}
 	}
 }

@@ -122,6 +122,18 @@ func TestIncludedHeaderLinesCounted(t *testing.T) {
 			t.Errorf("sandbox=%v: memory rows %+v: want the load at vec.cuh:4 and the store at the cell's line 5", sandbox, rep.Memory.Instructions)
 		}
 		mainLinesWithin(t, rep, scaleCell)
+		stepped := false
+		for _, st := range rep.Trace.Steps {
+			if st.CUDAFile == "vec.cuh" && st.CUDALine == 4 && strings.HasPrefix(st.Text, "ld.global") {
+				stepped = true
+			}
+			if st.CUDAFile != "" && st.CUDAFile != "vec.cuh" {
+				t.Errorf("trace step at PTX line %d attributed to %q", st.PTXLine, st.CUDAFile)
+			}
+		}
+		if !stepped {
+			t.Errorf("sandbox=%v: no trace step of the load at vec.cuh:4", sandbox)
+		}
 	}
 }
 

@@ -249,6 +249,7 @@ type TraceStep struct {
 	PC       int          `json:"pc"`
 	PTXLine  int          `json:"pl"`
 	CUDALine int          `json:"cl"`
+	CUDAFile string       `json:"cf,omitempty"` // a Source's File when CUDALine is not the main source's
 	Active   uint32       `json:"m"`
 	Exited   uint32       `json:"x"`
 	Text     string       `json:"t"`

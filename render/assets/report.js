@@ -37,6 +37,13 @@
   try { trace = JSON.parse(dataEl.textContent); } catch (err) { view.textContent = "trace data unreadable: " + err; return; }
   var steps = trace.steps || [], cur = 0, timer = null;
   var input = root.querySelector(".ks-step");
+  // A step in an included header or kept definition (s.cf): its block's line key and name.
+  function srcKey(f, l) {
+    var inc = all("details.ks-incl");
+    for (var i = 0; i < inc.length; i++) if (inc[i].getAttribute("data-file") === f) return "s" + (i + 1) + ":" + l;
+    return "0";
+  }
+  function srcLabel(f, l) { return f.indexOf("define:") === 0 ? "definition " + f.slice(7) + " line " + l : f + ":" + l; }
   function hex(n) { return "0x" + (n >>> 0).toString(16).padStart(8, "0"); }
   function esc(s) { return String(s).replace(/[&<>"]/g, function (c) { return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]; }); }
   var palette = ["#ef4444","#f97316","#eab308","#84cc16","#22c55e","#14b8a6","#06b6d4","#3b82f6","#6366f1","#a855f7","#ec4899","#f43f5e","#78716c","#0ea5e9","#10b981","#d946ef"];
@@ -45,7 +52,7 @@
     cur = Math.max(0, Math.min(steps.length - 1, i));
     if (input) input.value = cur + 1;
     var s = steps[cur], h = [];
-    h.push('<div><b>warp ' + s.w + '</b> · PC ' + s.pc + ' · PTX line ' + s.pl + (s.cl ? ' · CUDA line ' + s.cl : '') + ' · <code>' + esc(s.t) + '</code>' + (s.ev ? ' · <b>' + esc(s.ev) + '</b>' : '') + '</div>');
+    h.push('<div><b>warp ' + s.w + '</b> · PC ' + s.pc + ' · PTX line ' + s.pl + (s.cl ? ' · ' + (s.cf ? esc(srcLabel(s.cf, s.cl)) : 'CUDA line ' + s.cl) : '') + ' · <code>' + esc(s.t) + '</code>' + (s.ev ? ' · <b>' + esc(s.ev) + '</b>' : '') + '</div>');
     // Shared accesses: lanes whose bank also holds another word of this access conflict.
     var conflict = {};
     if (s.mem && s.mem.sp === "shared" && s.mem.u) {
@@ -98,7 +105,7 @@
     var src = root.querySelector("details.ks-source");
     all('.ks-ln.ks-cur').forEach(function (e) { e.classList.remove("ks-cur"); });
     all('.ks-ln[data-pl="' + s.pl + '"]').forEach(function (e) { e.classList.add("ks-cur"); if (src && src.open) { var col = e.closest(".ks-col"); if (col) col.scrollTop = e.offsetTop - col.clientHeight / 3; } });
-    if (s.cl) all('.ks-cuda .ks-ln[data-cl="' + s.cl + '"]').forEach(function (e) { e.classList.add("ks-cur"); });
+    if (s.cl) all('.ks-cuda .ks-ln[data-cl="' + (s.cf ? srcKey(s.cf, s.cl) : s.cl) + '"]').forEach(function (e) { e.classList.add("ks-cur"); });
   }
   function q(c) { return root.querySelector(c); }
   function play() {
