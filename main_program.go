@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -79,6 +80,10 @@ func runProgram(path string, args []string, o programFlags, stdout, stderr io.Wr
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	p, err := program.Build(ctx, string(src), program.Options{File: filepath.Base(path), Arch: o.arch, Flags: o.flags, BaseDir: filepath.Dir(path)})
+	var be *program.BuildError
+	if errors.As(err, &be) {
+		return err // names FILE:LINE itself
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}

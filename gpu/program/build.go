@@ -10,6 +10,7 @@ package program
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -83,6 +84,10 @@ func Build(ctx context.Context, src string, o Options) (*Program, error) {
 	dev, err := toolchain.Compile(ctx, toolchain.Request{Source: src, File: o.File, Arch: o.Arch, Compiler: "clang",
 		Flags: o.Flags, IncludeDir: o.BaseDir, Timeout: 60 * time.Second})
 	if err != nil {
+		var ce *toolchain.CompileError
+		if errors.As(err, &ce) {
+			return nil, &BuildError{Msg: compileMessage(ce, o)}
+		}
 		return nil, fmt.Errorf("device code: %w", err)
 	}
 	clang, err := toolchain.FindClang()
@@ -183,6 +188,25 @@ func runTool(ctx context.Context, dir, exe string, args []string, o Options, src
 		return &BuildError{Msg: strings.Join(msgs, "\n")}
 	}
 	return nil
+}
+
+// compileMessage lists the compiler's errors, each naming its line as the rest of KernelScope does.
+func compileMessage(ce *toolchain.CompileError, o Options) string {
+	var lines []string
+	for _, d := range ce.Diags {
+		if d.Severity != "error" {
+			continue
+		}
+		if d.Line > 0 {
+			lines = append(lines, fmt.Sprintf("%s: error: %s", where(o, strconv.Itoa(d.Line)), d.Message))
+		} else {
+			lines = append(lines, "error: "+d.Message)
+		}
+	}
+	if len(lines) == 0 {
+		return ce.Error()
+	}
+	return strings.Join(lines, "\n")
 }
 
 // where names a source line the way the rest of KernelScope does.

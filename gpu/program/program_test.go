@@ -209,7 +209,7 @@ func TestBuildErrorsNameLines(t *testing.T) {
 		t.Errorf("link error %v", err)
 	}
 	_, err = Build(context.Background(), strings.Replace(src, "return 0;", "return nope;", 1), Options{File: "p.cu", Cell: true})
-	if err == nil || !strings.Contains(err.Error(), "line 7:10: error: use of undeclared identifier 'nope'") {
+	if err == nil || !strings.Contains(err.Error(), "cell line 7: error: use of undeclared identifier 'nope'") {
 		t.Errorf("compile error %v", err)
 	}
 	if !IsProgram(src) || IsProgram("__global__ void k() {}\n") || !IsProgram("%program\n__global__ void k() {}\n") {
