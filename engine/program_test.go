@@ -152,3 +152,12 @@ func TestProgramCellStreamsLines(t *testing.T) {
 	cancel()
 	<-done
 }
+
+func TestProgramCellRefusedInSandbox(t *testing.T) {
+	e := New(t.TempDir(), nil, WithSandbox(), WithProgress(-1, 0))
+	_, err := run(t, e, programCell)
+	var ce *cellError
+	if !errors.As(err, &ce) || ce.name != "ProgramError" || !strings.Contains(ce.msg, "sandbox mode does not run host programs") {
+		t.Errorf("err %v", err)
+	}
+}
