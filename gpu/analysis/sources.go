@@ -81,7 +81,9 @@ func newUserSources(req Request, mod *ptx.Module) *userSources {
 				u.byIdx[f.Index] = i
 				continue
 			}
-			if names[name] { // two headers shown alike (x.cuh under two roots): name the second by its path
+			if names[name] || strings.HasPrefix(name, report.DefinitionPrefix) {
+				// Two headers shown alike (x.cuh under two roots), or one that would
+				// read as a kept definition: name it by its path.
 				name = real
 			}
 			text, skip = readUserSource(real, root, req.Sandbox)
@@ -158,17 +160,18 @@ func userHeaderPath(name string, roots []string) (real, root string, ok bool) {
 	} else {
 		return "", "", false
 	}
-	for _, part := range strings.Split(p, string(filepath.Separator)) {
-		if strings.HasPrefix(part, "kernelscope-cc-") { // the compilation's scratch directory
-			return "", "", false
-		}
-	}
 	for _, r := range roots {
 		if !pathUnder(p, r) {
 			continue
 		}
 		for _, s := range systemRoots {
 			if pathUnder(p, s) && !pathUnder(r, s) {
+				return "", "", false
+			}
+		}
+		rel, _ := filepath.Rel(r, p)
+		for _, part := range strings.Split(rel, string(filepath.Separator)) {
+			if strings.HasPrefix(part, "kernelscope-cc-") { // the compilation's scratch directory under the root
 				return "", "", false
 			}
 		}

@@ -264,6 +264,17 @@ func TestUserSourcesConfined(t *testing.T) {
 	if got := names(Request{IsPTX: true, SourceFile: "k.ptx", BaseDir: dir}); len(got) != 0 {
 		t.Errorf("PTX input: %q", got)
 	}
+
+	// A notebook directory that itself lies under a directory named like the
+	// scratch directory keeps its headers; a header named like a definition is
+	// named by its path.
+	odd := filepath.Join(root, "kernelscope-cc-mine", "nb")
+	h := write(filepath.Join(odd, "h.cuh"), "__device__ int h;\n")
+	d := write(filepath.Join(odd, "define:x"), "__device__ int x;\n")
+	mod = &ptx.Module{Files: []ptx.File{{Index: 1, Name: "cell.cu"}, {Index: 2, Name: h}, {Index: 3, Name: d}}}
+	if got := names(Request{SourceFile: "cell.cu", BaseDir: odd, Sandbox: true}); !slices.Equal(got, []string{"h.cuh", d}) {
+		t.Errorf("odd names: %q, want %q", got, []string{"h.cuh", d})
+	}
 }
 
 // A race inside a header's inlined function: the finding names the header's line.
