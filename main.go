@@ -254,9 +254,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() >= 1 && isProgramFile(fs.Arg(0)) { // a whole program (main_program.go)
+	if fs.NArg() >= 1 && programMode(fs) { // a whole program (main_program.go)
 		return runProgram(fs.Arg(0), fs.Args()[1:], programFlags{arch: *archName, flags: strings.Fields(*flags), budget: int64(*budget),
-			timing: *timing != "off", json: *asJSON, sandbox: *sandbox, checks: *checkList, set: setFlags(fs)}, stdout, stderr)
+			timing: *timing != "off", json: *asJSON, sandbox: *sandbox, checks: *checkList}, stdout, stderr)
 	}
 	if fs.NArg() != 1 {
 		return &usageError{"run: give exactly one FILE.cu or FILE.ptx"}

@@ -32,15 +32,16 @@ type programFlags struct {
 	timing  bool
 	json    bool
 	sandbox bool
-	checks  string   // --check: race,init,sync apply to every launch; order is not run on programs
-	set     []string // flags given on the command line
+	checks  string // --check: race,init,sync apply to every launch; order is not run on programs
 }
 
-// setFlags lists the flags given on the command line.
-func setFlags(fs *flag.FlagSet) []string {
-	var out []string
-	fs.Visit(func(f *flag.Flag) { out = append(out, f.Name) })
-	return out
+// programMode says whether kernelscope run runs its file as a whole program: the
+// file defines main() and no flag of a single synthetic launch was given (with
+// --launch, --grid, ... one kernel of the file is analysed, as before).
+func programMode(fs *flag.FlagSet) bool {
+	single := false
+	fs.Visit(func(f *flag.Flag) { single = single || kernelOnlyFlags[f.Name] })
+	return !single && isProgramFile(fs.Arg(0))
 }
 
 // kernelOnlyFlags describe one synthetic launch; a program makes its own launches.
@@ -60,11 +61,6 @@ func isProgramFile(path string) bool {
 func runProgram(path string, args []string, o programFlags, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "--" {
 		args = args[1:]
-	}
-	for _, f := range o.set {
-		if kernelOnlyFlags[f] {
-			return &usageError{fmt.Sprintf("run: --%s applies to a single kernel; %s is a whole program (it defines main) and makes its own launches", f, path)}
-		}
 	}
 	if o.sandbox {
 		return fmt.Errorf("%s: --sandbox does not run host programs yet (a program runs native code)", path)

@@ -57,10 +57,15 @@ func TestRunProgramSandboxRefused(t *testing.T) {
 	}
 }
 
-func TestRunProgramRefusesKernelFlags(t *testing.T) {
+func TestRunProgramFileAsSingleKernel(t *testing.T) {
 	var out, errb bytes.Buffer
-	code := run([]string{"run", "--grid", "4", "testdata/programs/vector_add.cu"}, &out, &errb)
-	if code != 2 || !strings.Contains(errb.String(), "--grid applies to a single kernel") {
-		t.Errorf("exit %d stderr %q", code, errb.String())
+	// With --launch the file's kernel is analysed as before, main() notwithstanding.
+	code := run([]string{"run", "--json", "--launch", "vecAdd(a=ones(64), b=ones(64), c=zeros(64), n=64)", "--grid", "1", "--block", "64", "testdata/programs/vector_add.cu"}, &out, &errb)
+	var rep struct {
+		Kernel  string `json:"kernel"`
+		Program any    `json:"program"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil || code != 0 || rep.Kernel != "vecAdd" || rep.Program != nil {
+		t.Errorf("exit %d err %v report %+v stderr %q", code, err, rep, errb.String())
 	}
 }
