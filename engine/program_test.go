@@ -161,3 +161,15 @@ func TestProgramCellRefusedInSandbox(t *testing.T) {
 		t.Errorf("err %v", err)
 	}
 }
+
+func TestProgramCellWithLaunchIsSingleKernel(t *testing.T) {
+	needClang(t)
+	e := newEngine(t)
+	rec, err := run(t, e, "%launch twice(a=arange(100), n=100)\n%grid 4\n%block 32\n"+strings.SplitN(programCell, "\n", 2)[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if texts := rec.texts(); len(texts) != 1 || strings.HasPrefix(texts[0], "launch 1") {
+		t.Errorf("displays %q", texts)
+	}
+}
