@@ -271,8 +271,8 @@ func (u *userSources) locate(loc ptx.Loc) (file string, line int) {
 }
 
 // finish sets rep.Sources to the sources with an executed line, clears the
-// attribution of rows naming any other, and notes the sources that ran
-// instructions but whose text is not kept.
+// attribution of rows naming any other, and notes the sources the kernel has
+// instructions from but whose text is not kept.
 func (u *userSources) finish(rep *report.Report) {
 	ran := map[string]bool{}
 	for _, l := range rep.Lines {
@@ -298,7 +298,7 @@ func (u *userSources) finish(rep *report.Report) {
 		case ran[s.src.File]:
 			rep.Sources = append(rep.Sources, s.src)
 		case s.hit && s.skip != "":
-			rep.Notes = append(rep.Notes, fmt.Sprintf("%s: its device code ran but the Source view does not show it (%s)", s.src.File, s.skip))
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%s: the kernel has device code from it, but the Source view does not show it (%s)", s.src.File, s.skip))
 		}
 	}
 }

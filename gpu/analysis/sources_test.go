@@ -305,3 +305,32 @@ func TestFindingInHeaderNamesIt(t *testing.T) {
 		}
 	}
 }
+
+// A header too large to quote: its lines are not attributed, and a note says so.
+func TestLargeHeaderNoted(t *testing.T) {
+	needClangHere(t)
+	dir := t.TempDir()
+	big := strings.Repeat("// padding padding padding padding padding padding padding padding\n", maxUserSourceBytes/60) + scaleHeader
+	if err := os.WriteFile(filepath.Join(dir, "vec.cuh"), []byte(big), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), Request{Source: []byte(scaleCell), SourceFile: "cell.cu", Cell: true, Arch: "sm_80", Compiler: "auto",
+		BaseDir: dir, Grid: [3]int{2, 1, 1}, Block: [3]int{64, 1, 1}, Budget: 1e7,
+		Launch: sourcesLaunch(t, "scale(in=arange(100), out=zeros(100), n=100)")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkScaled(t, rep)
+	if len(rep.Sources) != 0 {
+		t.Errorf("sources %d, want none", len(rep.Sources))
+	}
+	for _, l := range rep.Lines {
+		if l.CUDAFile != "" {
+			t.Errorf("PTX line %d attributed to %q", l.PTXLine, l.CUDAFile)
+		}
+	}
+	want := "vec.cuh: the kernel has device code from it, but the Source view does not show it (larger than 256 KiB)"
+	if !slices.Contains(rep.Notes, want) {
+		t.Errorf("notes %q lack %q", rep.Notes, want)
+	}
+}
