@@ -31,9 +31,9 @@ go test -count=1 -timeout 40m -json ./... 2>&1 | tee build/go-test.json \
 stage "fuzzing (bounded)"
 for target in "./kernel FuzzDecode" "./kernel FuzzZMTPChecker" "./gpu/ptx FuzzParse" "./gpu/sass FuzzParse" "./gpu/arith FuzzDecodeEval" "./magics FuzzCellLanguage" \
   "./gpu/toolchain FuzzCheckFlags" \
-  "./magics FuzzParseLaunch"; do
+  "./magics FuzzParseLaunch" "./gpu/expect FuzzExpect"; do
   set -- $target
-  go test -run '^$' -fuzz "^$2\$" -fuzztime 15s "$1"
+  go test -run '^$' -fuzz "^$2\$" -fuzztime 10s "$1"
 done
 stage "the real kernel through Debian's jupyter_client"
 KERNELSCOPE_BIN="$(pwd)/build/kernelscope" KERNELSCOPE_CELLS=tests/real_kernel_cells.json \
