@@ -186,15 +186,24 @@ func ptxFeature(arch string) string {
 	return "+ptx78"
 }
 
+// UnrollThreshold is the LLVM loop-unroll cost threshold the clang path uses. LLVM's
+// -O3 default (300) leaves constant-trip loops of register-tile code rolled, so their
+// register arrays live in local memory where nvcc unrolls and keeps them in registers;
+// at 1000 clang fully unrolls what nvcc 13 was measured to fully unroll (a 64-iteration
+// sum, a 2x2 warp tile of 8x4) and, like nvcc, not a 256-iteration one (docs/clang-parity.md).
+const UnrollThreshold = 1000
+
 // ClangArgs is the clang command line (without the executable) for a source file in dir.
 // Contraction stays on for the cell (like nvcc's default -fmad=true) but honours the
 // prelude's "#pragma clang fp contract(off)", which its math functions rely on.
 // includeDir ("" for none) is searched for #include "..." after the source's own
 // directory; flags are checked again here and dropped entirely if any is not allowed.
+// The loop-unroll threshold is nvcc-like (see UnrollThreshold).
 func ClangArgs(arch string, flags []string, dir, includeDir, src, out string) []string {
 	args := []string{"-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=" + arch, "-nocudainc", "-nocudalib",
 		"-O3", "-gline-tables-only", "-S", "-Xclang", "-target-feature", "-Xclang", ptxFeature(arch),
-		"-ffp-contract=fast-honor-pragmas", "-I", dir, "-include", PreludeName}
+		"-ffp-contract=fast-honor-pragmas", "-mllvm", "-unroll-threshold=" + strconv.Itoa(UnrollThreshold),
+		"-I", dir, "-include", PreludeName}
 	if includeDir != "" {
 		args = append(args, "-iquote", includeDir)
 	}
