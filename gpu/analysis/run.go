@@ -215,6 +215,50 @@ func staticShared(m *ptx.Module, f *ptx.Func) int {
 	return total
 }
 
+// staticLocal is the per-thread local memory the PTX declares for a kernel: its .local
+// variables (the __local_depot frame) and module-scope .local variables it names, plus
+// the largest frame of the functions it calls, as the simulator stacks them.
+func staticLocal(m *ptx.Module, f *ptx.Func) int {
+	return localFrame(m, f, map[string]bool{})
+}
+
+func localFrame(m *ptx.Module, f *ptx.Func, onPath map[string]bool) int {
+	if f == nil || onPath[f.Name] {
+		return 0 // a recursive call: its depth is only known when it runs
+	}
+	onPath[f.Name] = true
+	defer delete(onPath, f.Name)
+	total := 0
+	for _, v := range f.Vars {
+		if v.Space == ptx.SpaceLocal {
+			total = alignUp(total, max(v.Align, 1)) + v.Size()
+		}
+	}
+	used := map[string]bool{}
+	callee := 0
+	for _, in := range f.Insts {
+		for _, a := range in.Args {
+			if a.Kind == ptx.OpSym || (a.Kind == ptx.OpAddr && !a.BaseReg) {
+				used[a.Name] = true
+				if in.Op == "call" {
+					if g := m.Func(a.Name); g != nil && g != f && !g.Entry && g.HasBody {
+						callee = max(callee, localFrame(m, g, onPath))
+					}
+				}
+			}
+		}
+	}
+	for _, v := range m.Globals {
+		if v.Space == ptx.SpaceLocal && used[v.Name] {
+			total = alignUp(total, max(v.Align, 1)) + v.Size()
+		}
+	}
+	if callee > 0 {
+		total = alignUp(total, 16) + callee
+	}
+	return total
+}
+
 func alignUp(n, a int) int { return (n + a - 1) / a * a }
 
 // pickKernel chooses the kernel to launch: by its PTX name, its plain name or,

@@ -101,6 +101,8 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 	// Resources and occupancy.
 	regs := ptx.EstimateRegisters(k)
 	rep.Registers = report.RegInfo{PerThread: regs, Source: "estimated from PTX liveness (no ptxas)"}
+	// Without ptxas, the local memory is what the PTX declares (clang's __local_depot).
+	rep.LocalBytes = staticLocal(mod, k)
 	if rep.ResUsage != "" {
 		// nvcc and cuobjdump ran: use ptxas's true count.
 		if res, err := sass.ParseResUsage(rep.ResUsage); err == nil {
