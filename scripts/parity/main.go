@@ -7,7 +7,8 @@
 // Sets: golden (testdata/golden/src, nvcc PTX in testdata/golden/ptx/NAME.sm_90.ptx),
 // realcode (build/realcode/device/src, nvcc PTX from the H200 in build/realcode/h200/ptx;
 // third-party code, never committed: rows carry the manifest id and numbers only; the set
-// is skipped when absent), own (testdata/realcuda/launch, nvcc PTX in h200/ptx).
+// is skipped when absent), own (testdata/realcuda/launch, nvcc PTX in h200/ptx), parity
+// (scripts/parity/kernels: kernels written for this comparison, nvcc PTX in h200/).
 package main
 
 import (
@@ -29,7 +30,7 @@ import (
 
 func main() {
 	out := flag.String("o", "", "write the Markdown here (default stdout)")
-	sets := flag.String("sets", "golden,realcode,own", "comma-separated sets to measure")
+	sets := flag.String("sets", "golden,realcode,own,parity", "comma-separated sets to measure")
 	root := flag.String("root", ".", "repository root")
 	flag.Parse()
 	if err := run(context.Background(), *root, strings.Split(*sets, ","), *out); err != nil {
@@ -117,8 +118,14 @@ func collect(root, set string) ([]source, error) {
 			}
 			out = append(out, source{set: set, id: k.ID, cu: cu, nvccPTX: p, kernel: k.Kernel, thirdParty: true})
 		}
+	case "parity":
+		files, _ := filepath.Glob(filepath.Join(root, "scripts/parity/kernels/*.cu"))
+		for _, f := range files {
+			name := strings.TrimSuffix(filepath.Base(f), ".cu")
+			out = append(out, source{set: set, id: name, cu: f, nvccPTX: filepath.Join(root, "scripts/parity/kernels/h200", name+".sm_90.ptx")})
+		}
 	default:
-		return nil, fmt.Errorf("unknown set %q (golden, realcode, own)", set)
+		return nil, fmt.Errorf("unknown set %q (golden, realcode, own, parity)", set)
 	}
 	return out, nil
 }
