@@ -193,17 +193,22 @@ func ptxFeature(arch string) string {
 // sum, a 2x2 warp tile of 8x4) and, like nvcc, not a 256-iteration one (docs/clang-parity.md).
 const UnrollThreshold = 1000
 
+// UnrollMaxCount caps LLVM's partial and runtime unrolling at nvcc's factor: nvcc 13
+// unrolls a loop of runtime trip count by 4 where LLVM's NVPTX default takes 8
+// (olcf row/column sums, a scan: the same global loads as nvcc with 4, not with 8).
+const UnrollMaxCount = 4
+
 // ClangArgs is the clang command line (without the executable) for a source file in dir.
 // Contraction stays on for the cell (like nvcc's default -fmad=true) but honours the
 // prelude's "#pragma clang fp contract(off)", which its math functions rely on.
 // includeDir ("" for none) is searched for #include "..." after the source's own
 // directory; flags are checked again here and dropped entirely if any is not allowed.
-// The loop-unroll threshold is nvcc-like (see UnrollThreshold).
+// Loop unrolling is nvcc-like (see UnrollThreshold and UnrollMaxCount).
 func ClangArgs(arch string, flags []string, dir, includeDir, src, out string) []string {
 	args := []string{"-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=" + arch, "-nocudainc", "-nocudalib",
 		"-O3", "-gline-tables-only", "-S", "-Xclang", "-target-feature", "-Xclang", ptxFeature(arch),
 		"-ffp-contract=fast-honor-pragmas", "-mllvm", "-unroll-threshold=" + strconv.Itoa(UnrollThreshold),
-		"-I", dir, "-include", PreludeName}
+		"-mllvm", "-unroll-max-count=" + strconv.Itoa(UnrollMaxCount), "-I", dir, "-include", PreludeName}
 	if includeDir != "" {
 		args = append(args, "-iquote", includeDir)
 	}
