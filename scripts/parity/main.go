@@ -329,14 +329,31 @@ func sameGlobal(a, b stats) bool {
 	return memSig(a, "global") == memSig(b, "global") && memSig(a, "generic") == memSig(b, "generic")
 }
 
+// ratioStats is the median, lowest and highest of a set of ratios ("–" when empty).
+func ratioStats(rs []float64) string {
+	if len(rs) == 0 {
+		return "–"
+	}
+	rs = append([]float64(nil), rs...)
+	sort.Float64s(rs)
+	med := rs[len(rs)/2]
+	if len(rs)%2 == 0 {
+		med = (rs[len(rs)/2-1] + rs[len(rs)/2]) / 2
+	}
+	return fmt.Sprintf("%.2f (%.2f–%.2f)", med, rs[0], rs[len(rs)-1])
+}
+
 func writeMarkdown(w io.Writer, rows []row) error {
 	var b strings.Builder
 	b.WriteString("| set | kernel | instr clang/nvcc | ratio | global ld/st by width: clang | nvcc | same | .nc clang/nvcc | local B clang/nvcc | ld/st.local clang/nvcc |\n")
 	b.WriteString("|---|---|---|---|---|---|---|---|---|---|\n")
-	type tot struct{ n, same, localOnlyClang, errs int }
+	type tot struct {
+		n, same, localOnlyClang, sameNC, errs int
+		ratios                                []float64
+	}
 	tots := map[string]*tot{}
-	var ratios []float64
 	order := []string{}
+	all := &tot{}
 	for _, r := range rows {
 		t := tots[r.set]
 		if t == nil {
@@ -346,19 +363,25 @@ func writeMarkdown(w io.Writer, rows []row) error {
 		}
 		if r.err != "" {
 			t.errs++
+			all.errs++
 			fmt.Fprintf(&b, "| %s | %s | %s | | | | | | | |\n", r.set, r.id, r.err)
 			continue
 		}
-		t.n++
 		same := sameGlobal(r.clang, r.nvcc)
-		if same {
-			t.same++
-		}
-		if r.clang.localBytes > 0 && r.nvcc.localBytes == 0 {
-			t.localOnlyClang++
-		}
 		ratio := float64(r.clang.total) / float64(max(r.nvcc.total, 1))
-		ratios = append(ratios, ratio)
+		for _, x := range []*tot{t, all} {
+			x.n++
+			if same {
+				x.same++
+			}
+			if r.clang.localBytes > 0 && r.nvcc.localBytes == 0 {
+				x.localOnlyClang++
+			}
+			if r.clang.nc == r.nvcc.nc {
+				x.sameNC++
+			}
+			x.ratios = append(x.ratios, ratio)
+		}
 		sig := func(s stats) string {
 			g := memSig(s, "global")
 			if x := memSig(s, "generic"); x != "–" {
@@ -374,26 +397,14 @@ func writeMarkdown(w io.Writer, rows []row) error {
 			r.clang.total, r.nvcc.total, ratio, sig(r.clang), sig(r.nvcc), mark, r.clang.nc, r.nvcc.nc,
 			r.clang.localBytes, r.nvcc.localBytes, r.clang.localOps, r.nvcc.localOps)
 	}
-	b.WriteString("\n| set | kernels | same global ld/st by width | local memory where nvcc has none | not compared |\n|---|---|---|---|---|\n")
-	all := tot{}
+	b.WriteString("\n| set | kernels | same global ld/st by width | same .nc count | local memory where nvcc has none | instructions clang/nvcc: median (lowest–highest) | not compared |\n|---|---|---|---|---|---|---|\n")
+	line := func(name string, t *tot) {
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %s | %d |\n", name, t.n, t.same, t.sameNC, t.localOnlyClang, ratioStats(t.ratios), t.errs)
+	}
 	for _, s := range order {
-		t := tots[s]
-		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d |\n", s, t.n, t.same, t.localOnlyClang, t.errs)
-		all.n += t.n
-		all.same += t.same
-		all.localOnlyClang += t.localOnlyClang
-		all.errs += t.errs
+		line(s, tots[s])
 	}
-	fmt.Fprintf(&b, "| all | %d | %d | %d | %d |\n", all.n, all.same, all.localOnlyClang, all.errs)
-	if len(ratios) > 0 {
-		sort.Float64s(ratios)
-		med := ratios[len(ratios)/2]
-		if len(ratios)%2 == 0 {
-			med = (ratios[len(ratios)/2-1] + ratios[len(ratios)/2]) / 2
-		}
-		fmt.Fprintf(&b, "\nInstruction count clang/nvcc (static PTX, kernel and the functions it calls): median %.2f, lowest %.2f, highest %.2f.\n",
-			med, ratios[0], ratios[len(ratios)-1])
-	}
+	line("all", all)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
