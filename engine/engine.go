@@ -227,6 +227,9 @@ func (e *Engine) Execute(ctx context.Context, req kernel.ExecuteRequest, out ker
 		// Device printf output goes where a program's output goes in Jupyter.
 		_ = out.Stream("stdout", rep.Stdout)
 	}
+	if rep != nil && rep.Stderr != "" && !req.Silent {
+		_ = out.Stream("stderr", rep.Stderr) // a failed device assert, where CUDA prints it
+	}
 	if rep != nil && (runErr == nil || rep.PTX != "") {
 		rep.Name = spec.Name
 		if defsNote != "" {

@@ -116,10 +116,12 @@ func Text(rep *report.Report) string {
 		}
 		b.WriteByte('\n')
 	}
-	if rep.Stdout != "" {
-		b.WriteString(rep.Stdout)
-		if !strings.HasSuffix(rep.Stdout, "\n") {
-			b.WriteByte('\n')
+	for _, s := range []string{rep.Stdout, rep.Stderr} {
+		if s != "" {
+			b.WriteString(s)
+			if !strings.HasSuffix(s, "\n") {
+				b.WriteByte('\n')
+			}
 		}
 	}
 	for _, o := range rep.Outputs {

@@ -66,7 +66,7 @@ func HTML(rep *report.Report, charts []report.Chart, opt Options) (string, error
 			return "", err
 		}
 	}
-	if opt.shown("outputs") && (len(rep.Outputs) > 0 || len(rep.Args) > 0 || rep.Stdout != "") {
+	if opt.shown("outputs") && (len(rep.Outputs) > 0 || len(rep.Args) > 0 || rep.Stdout != "" || rep.Stderr != "") {
 		w.outputs(rep)
 	}
 	if len(rep.Notes) > 0 {
@@ -624,6 +624,9 @@ func (w *htmlWriter) outputs(rep *report.Report) {
 	w.section("outputs", "Arguments and outputs", true)
 	if rep.Stdout != "" {
 		w.printf(`<div class="ks-colhead">printf output</div><pre class="ks-code ks-stdout">%s</pre>`, esc(rep.Stdout))
+	}
+	if rep.Stderr != "" {
+		w.printf(`<div class="ks-colhead">failed device assert (CUDA prints this to stderr)</div><pre class="ks-code ks-stdout">%s</pre>`, esc(rep.Stderr))
 	}
 	if len(rep.Args) > 0 {
 		w.printf(`<table class="ks-table"><tr><th>parameter</th><th>type</th><th>value</th><th></th></tr>`)

@@ -299,6 +299,7 @@ func occupancyReport(o occupancy.Result, regs, smem int) *report.Occupancy {
 func fillFromResult(rep *report.Report, mod *ptx.Module, k *ptx.Func, res *sim.Result, args []launchArg, counter *mem.Counter, srcs *userSources, traced map[int][]tracedAccess) {
 	file := srcs.main
 	rep.Stdout = res.Stdout
+	rep.Stderr = res.Stderr
 	if res.StdoutTruncated {
 		rep.Notes = append(rep.Notes, "device printf output beyond 1 MiB was dropped")
 	}

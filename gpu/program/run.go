@@ -665,10 +665,18 @@ func (s *server) launch(r *reader) (int, []byte) {
 	if s.o.OnLaunch != nil {
 		s.o.OnLaunch(*l)
 	}
+	// The reply: the fault, then the device printf output (the program's stdout)
+	// and what CUDA's driver writes to stderr (failed device asserts), each with
+	// its length.
 	out := binary.LittleEndian.AppendUint32(nil, uint32(int32(fault)))
+	var stdout, stderr string
 	if rep != nil {
-		out = append(out, rep.Stdout...)
+		stdout, stderr = rep.Stdout, rep.Stderr
 	}
+	out = binary.LittleEndian.AppendUint32(out, uint32(len(stdout)))
+	out = append(out, stdout...)
+	out = binary.LittleEndian.AppendUint32(out, uint32(len(stderr)))
+	out = append(out, stderr...)
 	return cudaSuccess, out
 }
 

@@ -39,6 +39,7 @@ type Report struct {
 	Symbols       []ArgInfo       `json:"symbols,omitempty"` // __constant__ / __device__ variables the launch set (%symbol)
 	Outputs       []Output        `json:"outputs,omitempty"`
 	Stdout        string          `json:"stdout,omitempty"` // what device printf wrote
+	Stderr        string          `json:"stderr,omitempty"` // what CUDA's driver would write to stderr: failed device asserts
 	Lines         []LineStat      `json:"lines,omitempty"`  // per PTX line of the launched kernel
 	Trace         *Trace          `json:"trace,omitempty"`
 	Notes         []string        `json:"notes,omitempty"` // choices made automatically, limits of the model

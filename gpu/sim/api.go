@@ -106,9 +106,13 @@ type Result struct {
 	Variables       []Variable  // module-scope .global and .const variables after the launch
 	Stdout          string      // device printf output in execution order (at most 1 MiB)
 	StdoutTruncated bool        // printf output beyond 1 MiB was dropped
-	Findings        []Finding   // what the checks of Config.Check found (deduplicated, capped)
-	FindingsDropped int         // distinct findings beyond Checks.MaxFindings, not kept
-	CheckNotes      []string    // what the checks could not cover, in words
+	// Stderr holds what CUDA's driver writes to the program's stderr: a failed
+	// device assert's "file:line: function: block: [x,y,z], thread: [x,y,z]
+	// Assertion `expr` failed." line.
+	Stderr          string
+	Findings        []Finding // what the checks of Config.Check found (deduplicated, capped)
+	FindingsDropped int       // distinct findings beyond Checks.MaxFindings, not kept
+	CheckNotes      []string  // what the checks could not cover, in words
 }
 
 // Variable is a module-scope .global or .const variable after the launch.

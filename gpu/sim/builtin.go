@@ -123,8 +123,13 @@ func (l *launcher) builtin(w *warp, o *op, pc int32, exec uint32) error {
 			file, _ := l.cString(w, pc, lane, l.argValue(w, ci, 1, lane))
 			line := uint32(l.argValue(w, ci, 2, lane))
 			fn, _ := l.cString(w, pc, lane, l.argValue(w, ci, 3, lane))
-			return l.laneError(w, pc, lane, Trap, 0, fmt.Sprintf("assertion `%s` failed", msg),
+			e := l.laneError(w, pc, lane, Trap, 0, fmt.Sprintf("assertion `%s` failed", msg),
 				fmt.Sprintf("%s:%d in %s", file, line, fn))
+			if l.stderr.Len() < maxStdout {
+				fmt.Fprintf(&l.stderr, "%s:%d: %s: block: [%d,%d,%d], thread: [%d,%d,%d] Assertion `%s` failed.\n", file, line, fn,
+					e.Block[0], e.Block[1], e.Block[2], e.Thread[0], e.Thread[1], e.Thread[2], msg)
+			}
+			return e
 		}
 	}
 	return nil

@@ -63,6 +63,7 @@ type launcher struct {
 	nblocks         int
 	lastProgress    time.Time
 	stdout          strings.Builder // device printf output
+	stderr          strings.Builder // failed device asserts, as CUDA's driver prints them to stderr
 	stdoutTruncated bool
 	chk             *checker // nil when no check is on
 }

@@ -164,7 +164,7 @@ func Launch(ctx context.Context, m *ptx.Module, kernel string, args []Arg, cfg C
 // result assembles the Result.
 func (l *launcher) result(args []Arg, bufs []*alloc, trace *Trace) *Result {
 	res := &Result{Buffers: make([][]byte, len(args)), Addresses: make([]uint64, len(args)), Trace: trace,
-		Stdout: l.stdout.String(), StdoutTruncated: l.stdoutTruncated}
+		Stdout: l.stdout.String(), StdoutTruncated: l.stdoutTruncated, Stderr: l.stderr.String()}
 	for i, b := range bufs {
 		if b != nil {
 			res.Buffers[i] = b.data

@@ -387,9 +387,22 @@ static cudaError_t ks_launch(const char *name, dim3 g, dim3 b, size_t shmem, voi
   cudaError_t e = ks_call(OP_LAUNCH, k.b, k.n, out, sizeof out, &got);
   free(k.b);
   if (got >= 4) {
+    /* fault, then device printf output (stdout) and failed device asserts (stderr), each
+       after its length */
     int32_t fault;
     memcpy(&fault, out, 4);
-    if (got > 4) fwrite(out + 4, 1, got - 4, stdout); /* device printf */
+    uint32_t at = 4;
+    for (int stream = 0; stream < 2 && at + 4 <= got; stream++) {
+      uint32_t n;
+      memcpy(&n, out + at, 4);
+      at += 4;
+      if (n > got - at) n = got - at;
+      if (n) {
+        if (stream == 1) fflush(stdout);
+        fwrite(out + at, 1, n, stream == 0 ? stdout : stderr);
+      }
+      at += n;
+    }
     if (fault && !ks_pending) ks_pending = fault;
   }
   return ks_ret(e);

@@ -1,10 +1,15 @@
-// A kernel that writes one element past its buffer: the next synchronising call fails.
+// A kernel that writes far past its buffer: the next synchronising call fails, on the GPU
+// and in KernelScope. (On the H200 a write up to 64 MiB past a small allocation lands in
+// mapped memory and goes unnoticed, one 256 MiB past is cudaErrorInvalidAddressSpace, 1 GiB
+// past cudaErrorIllegalAddress; KernelScope, like compute-sanitizer, stops at any byte
+// outside the allocation.)
 #include <cstdio>
 #include <cuda_runtime.h>
 
 __global__ void fill(int *a, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i <= n) a[i] = i; // bug: <= writes a[n]
+  if (i < n) a[i] = i;
+  if (i == n) a[(size_t)1 << 28] = i; // bug: a write 1 GiB past the buffer
 }
 
 int main() {
