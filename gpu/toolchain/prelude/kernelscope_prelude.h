@@ -80,34 +80,51 @@ typedef unsigned char uchar;
 #endif
 
 // ---- vector types (CUDA's vector_types.h layout and alignment) ----
+#if defined(__cplusplus)
+// A 16-byte vector assigned as a whole (a[i] = b[i]) is one 16-byte load and one
+// 16-byte store, as nvcc emits; clang lowers the implicit assignment's memcpy to two
+// 8-byte halves. Copy construction and aggregate initialisation stay trivial; the one
+// cost: a union with such a member cannot be assigned as a whole (copy it member-wise).
+#define KS_ASSIGN16(S, T, K)                                                              \
+  __host__ __device__ __forceinline__ S &operator=(const S &o) {                          \
+    typedef T ks_vec_t __attribute__((ext_vector_type(K), aligned(16), may_alias));       \
+    *reinterpret_cast<ks_vec_t *>(this) = *reinterpret_cast<const ks_vec_t *>(&o);        \
+    return *this;                                                                         \
+  }
+#else
+#define KS_ASSIGN16(S, T, K)
+#endif
+#define KS_NOASSIGN(S, T, K)
 #define KS_VEC1(T, N, A) struct __attribute__((aligned(A))) N##1 { T x; };
-#define KS_VEC2(T, N, A) struct __attribute__((aligned(A))) N##2 { T x, y; };
+#define KS_VEC2(T, N, A, AS) struct __attribute__((aligned(A))) N##2 { T x, y; AS(N##2, T, 2) };
 #define KS_VEC3(T, N) struct N##3 { T x, y, z; };
-#define KS_VEC4(T, N, A) struct __attribute__((aligned(A))) N##4 { T x, y, z, w; };
-#define KS_VECS(T, N, A1, A2, A4) \
-  KS_VEC1(T, N, A1) KS_VEC2(T, N, A2) KS_VEC3(T, N) KS_VEC4(T, N, A4) \
+#define KS_VEC4(T, N, A, AS) struct __attribute__((aligned(A))) N##4 { T x, y, z, w; AS(N##4, T, 4) };
+#define KS_VECS(T, N, A1, A2, A4, AS2, AS4) \
+  KS_VEC1(T, N, A1) KS_VEC2(T, N, A2, AS2) KS_VEC3(T, N) KS_VEC4(T, N, A4, AS4) \
   typedef struct N##1 N##1; typedef struct N##2 N##2; typedef struct N##3 N##3; typedef struct N##4 N##4; \
   static __device__ __forceinline__ N##1 make_##N##1(T x) { N##1 v; v.x = x; return v; } \
   static __device__ __forceinline__ N##2 make_##N##2(T x, T y) { N##2 v; v.x = x; v.y = y; return v; } \
   static __device__ __forceinline__ N##3 make_##N##3(T x, T y, T z) { N##3 v; v.x = x; v.y = y; v.z = z; return v; } \
   static __device__ __forceinline__ N##4 make_##N##4(T x, T y, T z, T w) { N##4 v; v.x = x; v.y = y; v.z = z; v.w = w; return v; }
-KS_VECS(signed char, char, 1, 2, 4)
-KS_VECS(unsigned char, uchar, 1, 2, 4)
-KS_VECS(short, short, 2, 4, 8)
-KS_VECS(unsigned short, ushort, 2, 4, 8)
-KS_VECS(int, int, 4, 8, 16)
-KS_VECS(unsigned int, uint, 4, 8, 16)
-KS_VECS(long, long, 8, 16, 16)
-KS_VECS(unsigned long, ulong, 8, 16, 16)
-KS_VECS(long long, longlong, 8, 16, 16)
-KS_VECS(unsigned long long, ulonglong, 8, 16, 16)
-KS_VECS(float, float, 4, 8, 16)
-KS_VECS(double, double, 8, 16, 16)
+KS_VECS(signed char, char, 1, 2, 4, KS_NOASSIGN, KS_NOASSIGN)
+KS_VECS(unsigned char, uchar, 1, 2, 4, KS_NOASSIGN, KS_NOASSIGN)
+KS_VECS(short, short, 2, 4, 8, KS_NOASSIGN, KS_NOASSIGN)
+KS_VECS(unsigned short, ushort, 2, 4, 8, KS_NOASSIGN, KS_NOASSIGN)
+KS_VECS(int, int, 4, 8, 16, KS_NOASSIGN, KS_ASSIGN16)
+KS_VECS(unsigned int, uint, 4, 8, 16, KS_NOASSIGN, KS_ASSIGN16)
+KS_VECS(long, long, 8, 16, 16, KS_ASSIGN16, KS_NOASSIGN)
+KS_VECS(unsigned long, ulong, 8, 16, 16, KS_ASSIGN16, KS_NOASSIGN)
+KS_VECS(long long, longlong, 8, 16, 16, KS_ASSIGN16, KS_NOASSIGN)
+KS_VECS(unsigned long long, ulonglong, 8, 16, 16, KS_ASSIGN16, KS_NOASSIGN)
+KS_VECS(float, float, 4, 8, 16, KS_NOASSIGN, KS_ASSIGN16)
+KS_VECS(double, double, 8, 16, 16, KS_ASSIGN16, KS_NOASSIGN)
 #undef KS_VEC1
 #undef KS_VEC2
 #undef KS_VEC3
 #undef KS_VEC4
 #undef KS_VECS
+#undef KS_ASSIGN16
+#undef KS_NOASSIGN
 
 struct dim3 {
   unsigned int x, y, z;
