@@ -20,7 +20,7 @@ func TestRunProgramCLI(t *testing.T) {
 	var out, errb bytes.Buffer
 	code := run([]string{"run", "testdata/programs/oob.cu"}, &out, &errb)
 	if code != 2 || !strings.Contains(out.String(), "sync: cudaErrorIllegalAddress (700)") ||
-		!strings.Contains(errb.String(), "launch 1 (fill") || !strings.Contains(errb.String(), "CUDA line 7") {
+		!strings.Contains(errb.String(), "launch 1 (fill") || !strings.Contains(errb.String(), "CUDA line 12") {
 		t.Errorf("exit %d stdout %q stderr %q", code, out.String(), errb.String())
 	}
 	out.Reset()

@@ -11,7 +11,7 @@
 // The device runtime's assert entry point, as nvcc's PTX calls it: the simulator
 // implements it (the message goes to stderr, as CUDA's driver prints it, and the
 // launch ends with a trap at the assert's line), so both compilers' PTX behave alike.
-extern "C" __device__ void __assertfail(const char *expr, const char *file, unsigned int line, const char *func,
+extern "C" __host__ __device__ void __assertfail(const char *expr, const char *file, unsigned int line, const char *func,
                                         size_t charSize);
 #endif
 #ifdef NDEBUG
