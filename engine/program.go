@@ -154,7 +154,7 @@ type summaryRow struct {
 type summary struct {
 	Rows             []summaryRow
 	Launches, Copies int
-	KernelUs         string
+	KernelUs, CopyUs string
 	CopyBytes        int64
 	ExitCode         int
 	Message          string
@@ -162,7 +162,7 @@ type summary struct {
 
 func summaryOf(res *program.Result) summary {
 	s := summary{ExitCode: res.ExitCode, Message: res.Message}
-	var us float64
+	var us, copyUs float64
 	n := 0
 	for _, ev := range res.Events {
 		if ev.Kind == "malloc" || ev.Kind == "free" {
@@ -181,18 +181,20 @@ func summaryOf(res *program.Result) summary {
 		case "memcpy", "memset", "symbol":
 			s.Copies++
 			s.CopyBytes += ev.Bytes
-			row.Us = "not modelled"
+			copyUs += ev.Micros
+			row.Us = fmt.Sprintf("%.2f", ev.Micros)
 		}
 		s.Rows = append(s.Rows, row)
 	}
 	s.KernelUs = fmt.Sprintf("%.2f", us)
+	s.CopyUs = fmt.Sprintf("%.2f", copyUs)
 	return s
 }
 
 func summaryText(res *program.Result) string {
 	s := summaryOf(res)
 	var b strings.Builder
-	fmt.Fprintf(&b, "program: %d launches (%s µs modelled), %d copies (%d bytes), exit status %d\n", s.Launches, s.KernelUs, s.Copies, s.CopyBytes, s.ExitCode)
+	fmt.Fprintf(&b, "program: %d launches (%s µs modelled), %d copies (%d bytes, %s µs modelled from H200 measurements), exit status %d\n", s.Launches, s.KernelUs, s.Copies, s.CopyBytes, s.CopyUs, s.ExitCode)
 	for _, r := range s.Rows {
 		fmt.Fprintf(&b, "%3d  %-7s %-40s %10s  %s\n", r.N, r.Kind, r.Detail, r.Bytes, r.Us)
 	}
@@ -202,7 +204,7 @@ func summaryText(res *program.Result) string {
 	return b.String()
 }
 
-var summaryTmpl = template.Must(template.New("summary").Parse(`<div class="ks-program"><b>Program</b>: {{.Launches}} launches ({{.KernelUs}} µs modelled kernel time), {{.Copies}} copies ({{.CopyBytes}} bytes; copy times not modelled), exit status {{.ExitCode}}{{if .Message}} — {{.Message}}{{end}}
+var summaryTmpl = template.Must(template.New("summary").Parse(`<div class="ks-program"><b>Program</b>: {{.Launches}} launches ({{.KernelUs}} µs modelled kernel time), {{.Copies}} copies ({{.CopyBytes}} bytes, {{.CopyUs}} µs modelled from H200 measurements), exit status {{.ExitCode}}{{if .Message}} — {{.Message}}{{end}}
 <table><thead><tr><th>#</th><th>kind</th><th>what</th><th>bytes</th><th>start (µs)</th><th>modelled (µs)</th></tr></thead><tbody>
 {{range .Rows}}<tr><td>{{.N}}</td><td>{{.Kind}}</td><td><code>{{.Detail}}</code></td><td>{{.Bytes}}</td><td>{{.Start}}</td><td>{{.Us}}</td></tr>
 {{end}}</tbody></table></div>`))

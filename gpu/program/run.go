@@ -109,8 +109,9 @@ type Event struct {
 	Kind    string  `json:"kind"` // "launch", "memcpy", "memset", "malloc", "free", "symbol"
 	Detail  string  `json:"detail"`
 	Bytes   int64   `json:"bytes,omitempty"`
-	Micros  float64 `json:"modelled_us,omitempty"` // modelled time (launches only)
+	Micros  float64 `json:"modelled_us,omitempty"` // modelled time (launches and copies)
 	StartUs float64 `json:"start_us"`              // modelled device clock at the start
+	Model   string  `json:"model,omitempty"`       // where a copy's time comes from
 }
 
 // Launch is one kernel launch of the program and its report.
@@ -403,7 +404,7 @@ func (s *server) handle(op uint32, r *reader) (int, []byte) {
 		if s.isDevice(dst) && s.isDevice(src) {
 			copy(s.heap[dst-DevBase:dst-DevBase+n], s.heap[src-DevBase:src-DevBase+n])
 		}
-		s.event("memcpy", memcpyKind(s, dst, src), int64(n), 0)
+		s.copyEvent("memcpy", memcpyKind(s, dst, src), s.copyKindOf(dst, src), int64(n))
 		return cudaSuccess, nil
 	case opMemset:
 		p, v, n := r.u64(), r.u64(), r.u64()
@@ -414,7 +415,7 @@ func (s *server) handle(op uint32, r *reader) (int, []byte) {
 		for i := range b {
 			b[i] = byte(v)
 		}
-		s.event("memset", fmt.Sprintf("%#x", p), int64(n), 0)
+		s.copyEvent("memset", fmt.Sprintf("%#x", p), copyMemset, int64(n))
 		return cudaSuccess, nil
 	case opSymSet:
 		name, off, size := r.str(), r.u64(), r.u64()
@@ -431,7 +432,7 @@ func (s *server) handle(op uint32, r *reader) (int, []byte) {
 		}
 		copy(b[off:], data)
 		s.symbols[name] = b
-		s.event("symbol", "to "+name, int64(len(data)), 0)
+		s.copyEvent("symbol", "to "+name, copyH2DPageable, int64(len(data)))
 		return cudaSuccess, nil
 	case opSymGet:
 		name, off, n, size := r.str(), r.u64(), r.u64(), r.u64()
@@ -443,7 +444,7 @@ func (s *server) handle(op uint32, r *reader) (int, []byte) {
 		if off+n > uint64(len(b)) {
 			return cudaErrorInvalidValue, nil
 		}
-		s.event("symbol", "from "+name, int64(n), 0)
+		s.copyEvent("symbol", "from "+name, copyD2HPageable, int64(n))
 		return cudaSuccess, append([]byte(nil), b[off:off+n]...)
 	case opTime:
 		return cudaSuccess, binary.LittleEndian.AppendUint64(nil, math.Float64bits(s.clockUs/1000))
@@ -517,6 +518,44 @@ func (s *server) handle(op uint32, r *reader) (int, []byte) {
 		return cudaSuccess, nil
 	}
 	return cudaErrorInvalidValue, nil
+}
+
+// copyEvent records a copy in the timeline with its modelled time, which advances
+// the device clock (copies on the default stream are ordered with kernels).
+func (s *server) copyEvent(kind, detail string, k copyKind, n int64) {
+	us, note := copyMicros(s.spec, k, n)
+	s.event(kind, detail, n, us)
+	s.res.Events[len(s.res.Events)-1].Model = note
+}
+
+// copyKindOf classifies a copy for the copy-time model: device memory (cudaMalloc,
+// cudaMallocManaged), pinned host memory (cudaMallocHost) or pageable host memory.
+func (s *server) copyKindOf(dst, src uint64) copyKind {
+	side := func(p uint64) int { // 0 pageable, 1 pinned, 2 device
+		if !s.isDevice(p) {
+			return 0
+		}
+		for _, a := range s.allocs {
+			if a.live && p >= a.base && p < a.base+a.size && a.api == allocAPI[2] {
+				return 1
+			}
+		}
+		return 2
+	}
+	d, sr := side(dst), side(src)
+	switch {
+	case d == 2 && sr == 2:
+		return copyD2D
+	case d == 2 && sr == 1:
+		return copyH2DPinned
+	case d == 2:
+		return copyH2DPageable
+	case sr == 2 && d == 1:
+		return copyD2HPinned
+	case sr == 2:
+		return copyD2HPageable
+	}
+	return copyHostOnly
 }
 
 func memcpyKind(s *server, dst, src uint64) string {
