@@ -5,7 +5,10 @@
 // runs the newest clang found (clang-25 ... clang-14, clang) as
 //
 //	clang -x cuda --cuda-device-only --cuda-gpu-arch=ARCH -nocudainc -nocudalib -O3
-//	      -gline-tables-only -S -include kernelscope_prelude.h
+//	      -gline-tables-only -S -mllvm -unroll-threshold=1000 -mllvm -unroll-max-count=4
+//	      -include kernelscope_prelude.h
+//
+// (the unroll options make clang unroll as nvcc does: docs/clang-parity.md).
 //
 // The prelude (prelude/kernelscope_prelude.h, embedded) declares what CUDA's
 // runtime headers would: qualifiers, vector types, dim3, atomics, min/max and float
