@@ -15,10 +15,10 @@ import (
 	"github.com/kernelscope/kernelscope/render"
 )
 
-// isProgramCell reports whether a CUDA cell is a whole program: it defines main
-// and has no %launch (with one, a kernel of the cell is analysed on its own).
+// isProgramCell reports whether a CUDA cell is a whole program: it has %program, or
+// it defines main and has no %launch (with one, a kernel of the cell is analysed on its own).
 func isProgramCell(spec *magics.Spec) bool {
-	return spec.Kind == magics.CUDA && spec.Sample == "" && spec.Launch == nil && program.IsProgram(spec.Source)
+	return spec.Kind == magics.CUDA && spec.Sample == "" && (spec.Program || spec.Launch == nil && program.IsProgram(spec.Source))
 }
 
 // streamWriter sends what a program writes to the cell's stream output as it comes.

@@ -173,3 +173,29 @@ func TestProgramCellWithLaunchIsSingleKernel(t *testing.T) {
 		t.Errorf("displays %q", texts)
 	}
 }
+
+// TestProgramMagicCell: %program makes a cell a program though its main is not
+// the `int main(` the detection looks for, and wins over an earlier cell's %launch;
+// a %program cell without main says so.
+func TestProgramMagicCell(t *testing.T) {
+	needClang(t)
+	e := newEngine(t)
+	if _, err := run(t, e, "%launch k(a=zeros(32))\n"); err != nil {
+		t.Fatalf("defaults cell: %v", err)
+	}
+	cell := "%program\n#include <cstdio>\n__global__ void k(int *a) { a[threadIdx.x] = threadIdx.x; }\nsigned main() {\n  int *d, h[32];\n  cudaMalloc(&d, sizeof h);\n  k<<<1, 32>>>(d);\n  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);\n  printf(\"h[31]=%d\\n\", h[31]);\n  return 0;\n}\n"
+	rec, err := run(t, e, cell)
+	if err != nil {
+		t.Fatalf("cell failed: %v", err)
+	}
+	if s := strings.Join(rec.streams, ""); s != "h[31]=31\n" {
+		t.Errorf("streams %q", s)
+	}
+	if texts := rec.texts(); len(texts) != 2 || !strings.Contains(texts[1], "1 launches") {
+		t.Errorf("displays %q", texts)
+	}
+	_, err = run(t, e, "%program\n__global__ void k(int *a) { a[0] = 1; }\n")
+	if err == nil || !strings.Contains(err.Error(), "cell line 1") || !strings.Contains(err.Error(), "no main function") {
+		t.Errorf("a %%program cell without main: %v", err)
+	}
+}

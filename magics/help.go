@@ -45,6 +45,7 @@ func magicTable() []magicDoc {
 		{"%defines", "%defines", "Lists the kept definitions (%%cuda_define) with the names they declare."},
 		{"%undefine", "%undefine helpers [more ...]", "Drops kept definitions; later cells no longer see them."},
 		{"%compare", "%compare [A B]", "Compares the last two reports, or the two named A and B, side by side."},
+		{"%program", "%program", "Marks the cell as a whole CUDA program (host code with main(), cudaMalloc/cudaMemcpy, launches): it is built and run, its output streamed, then one report per launch and a timeline. A cell with a line starting int main( is a program without it."},
 		{"%name", "%name NAME", "Names this cell's report for a later %compare."},
 		{"%help", "%help", "Shows this help."},
 		{"%lsmagic", "%lsmagic", "Lists the magics."},

@@ -86,6 +86,7 @@ type Spec struct {
 	Name        string
 	Checks      []string // correctness checks on (check.go): race, init, sync, order
 	Expect      []string // %expect expressions of this cell
+	Program     bool     // %program: the cell is a whole program (host code and main), even if main is not detected
 
 	WriteFile   *WriteFile // %%writefile [-a] NAME (multifile.go)
 	Define      string     // %%cuda_define NAME: the cell is a kept definition (multifile.go)
@@ -279,6 +280,11 @@ func (s *State) Parse(cell string) (*Spec, error) {
 	}
 	if !hasCode && spec.Kind != PTX {
 		spec.Kind = Config
+	}
+	if spec.Program {
+		if err := checkProgramCell(lines, spec, hasCode); err != nil {
+			return nil, err
+		}
 	}
 	if spec.Kind == Config {
 		s.d = d.clone()
@@ -489,6 +495,11 @@ func applyMagic(n int, line string, d *defaults, spec *Spec) error {
 			}
 		}
 		spec.Compare, spec.Compared = f, true
+	case "%program":
+		if err := noArg(); err != nil {
+			return err
+		}
+		spec.Program = true
 	case "%name":
 		if !validName(arg) {
 			return fail("expected a report name of letters, digits, _ . or -, found %q", arg)
@@ -649,4 +660,29 @@ func parseBudget(arg string) (int64, error) {
 		return 0, fmt.Errorf("expected a positive whole number of thread-instructions up to 1e15, like 2e9 or 500000, found %q", arg)
 	}
 	return int64(v), nil
+}
+
+// checkProgramCell refuses %program where it cannot apply: a cell of magics only,
+// a %%ptx cell, a kept definition, or a cell that also asks for %launch or %sample.
+func checkProgramCell(lines []string, spec *Spec, hasCode bool) error {
+	n, other := 0, ""
+	for i, l := range lines {
+		f := strings.Fields(l)
+		if len(f) > 0 && f[0] == "%program" && n == 0 {
+			n = i + 1
+		}
+		if len(f) > 0 && (f[0] == "%launch" || f[0] == "%sample") && other == "" {
+			other = f[0]
+		}
+	}
+	fail := func(msg string) error { return &Error{Line: n, Magic: "%program", Msg: msg} }
+	switch {
+	case spec.Kind == PTX || spec.Define != "":
+		return fail("a %%ptx or %%cuda_define cell cannot be a program")
+	case !hasCode:
+		return fail("applies to the cell it is in: put it in the program's cell, above its code")
+	case other != "":
+		return fail("a program's launches come from its main(): drop " + other + " from this cell")
+	}
+	return nil
 }

@@ -293,3 +293,24 @@ func TestHelp(t *testing.T) {
 		}
 	}
 }
+
+func TestProgramMagic(t *testing.T) {
+	s := NewState()
+	spec, err := s.Parse("%program\n__global__ void k() {}\nextern \"C\" int main() { return 0; }\n")
+	if err != nil || !spec.Program || spec.Kind != CUDA || strings.Contains(spec.Source, "%program") {
+		t.Fatalf("spec %+v, err %v", spec, err)
+	}
+	if spec, err := s.Parse("__global__ void k() {}\n"); err != nil || spec.Program {
+		t.Errorf("%%program persisted: %+v %v", spec, err)
+	}
+	for cell, want := range map[string]string{
+		"%program\n":                             "cell line 1: %program: applies to the cell it is in",
+		"%program now\nint main() {}\n":          "cell line 1: %program: takes no arguments",
+		"%launch k()\n%program\nint main() {}\n": "cell line 2: %program: a program's launches come from its main(): drop %launch",
+		"%%ptx\n%program\n.version 8.0\n":        "cell line 2: %program: a %%ptx or %%cuda_define cell cannot be a program",
+	} {
+		if _, err := NewState().Parse(cell); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", cell, err, want)
+		}
+	}
+}

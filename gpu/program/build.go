@@ -180,6 +180,10 @@ func runTool(ctx context.Context, dir, exe string, args []string, o Options, src
 				continue
 			}
 			seen[name] = true
+			if name == "main" {
+				msgs = append(msgs, where(o, "1")+": the program defines no main function: a %program cell or file needs int main()")
+				continue
+			}
 			msgs = append(msgs, fmt.Sprintf("%s: %s is not provided by KernelScope's CUDA runtime (yet)", where(o, strconv.Itoa(firstUse(name, src))), name))
 		}
 		if len(msgs) == 0 {
