@@ -404,7 +404,8 @@ func (s *server) handle(op uint32, r *reader) (int, []byte) {
 		if s.isDevice(dst) && s.isDevice(src) {
 			copy(s.heap[dst-DevBase:dst-DevBase+n], s.heap[src-DevBase:src-DevBase+n])
 		}
-		s.copyEvent("memcpy", memcpyKind(s, dst, src), s.copyKindOf(dst, src), int64(n))
+		k := s.copyKindOf(dst, src)
+		s.copyEvent("memcpy", copyDetail[k], k, int64(n))
 		return cudaSuccess, nil
 	case opMemset:
 		p, v, n := r.u64(), r.u64(), r.u64()
@@ -558,15 +559,8 @@ func (s *server) copyKindOf(dst, src uint64) copyKind {
 	return copyHostOnly
 }
 
-func memcpyKind(s *server, dst, src uint64) string {
-	side := func(p uint64) string {
-		if s.isDevice(p) {
-			return "D"
-		}
-		return "H"
-	}
-	return side(src) + "to" + side(dst)
-}
+// copyDetail names each copy kind in the timeline.
+var copyDetail = [...]string{"HtoD", "HtoD pinned", "DtoH", "DtoH pinned", "DtoD", "memset", "HtoH"}
 
 func (s *server) isDevice(p uint64) bool { return p >= DevBase && p < DevBase+uint64(len(s.heap)) }
 
