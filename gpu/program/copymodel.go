@@ -34,7 +34,8 @@ const h200CopyGBs = 4800
 // testdata/programs/h200/copy_times.txt (cudaEvents around cudaMemcpy/cudaMemset on
 // the default stream); the other powers of two there are validation sizes
 // (TestCopyModelFit, TestCopyModelValidation). Memset has two regimes: up to 4 KiB
-// it is a ~1 µs operation, above it ~3 µs + bandwidth.
+// it is a ~1 µs operation, above it ~3 µs + bandwidth (the 4 KiB break is read off
+// the measurements, not fitted).
 func h200Copy(k copyKind) []copySegment {
 	switch k {
 	case copyH2DPageable:
