@@ -133,7 +133,8 @@ func finiteType(t reflect.Type) (reflect.Type, bool) {
 	return t, false
 }
 
-// convertFinite copies src (of the original type) into a new value of type to (from finiteType).
+// convertFinite copies src into a new value of type to, where one of the two types is
+// the other with its floats replaced (finiteType): it converts both ways.
 func convertFinite(src reflect.Value, to reflect.Type) reflect.Value {
 	if src.Type() == to {
 		return src
@@ -173,7 +174,7 @@ func convertFinite(src reflect.Value, to reflect.Type) reflect.Value {
 		}
 		return m
 	}
-	panic(fmt.Sprintf("report: no finite conversion from %s to %s", src.Type(), to))
+	panic(fmt.Sprintf("report: no conversion from %s to %s", src.Type(), to))
 }
 
 // finiteShadow returns the struct type of v with floats replaced, and the indices of
@@ -220,52 +221,9 @@ func unmarshalFinite(data []byte, ptr any) error {
 		return err
 	}
 	for j, i := range keep {
-		rv.Field(i).Set(convertBack(sp.Elem().Field(j), rv.Field(i).Type()))
+		rv.Field(i).Set(convertFinite(sp.Elem().Field(j), rv.Field(i).Type()))
 	}
 	return nil
-}
-
-// convertBack is convertFinite's inverse.
-func convertBack(src reflect.Value, to reflect.Type) reflect.Value {
-	if src.Type() == to {
-		return src
-	}
-	switch to.Kind() {
-	case reflect.Float64, reflect.Float32:
-		return src.Convert(to)
-	case reflect.Pointer:
-		if src.IsNil() {
-			return reflect.Zero(to)
-		}
-		p := reflect.New(to.Elem())
-		p.Elem().Set(convertBack(src.Elem(), to.Elem()))
-		return p
-	case reflect.Slice:
-		if src.IsNil() {
-			return reflect.Zero(to)
-		}
-		s := reflect.MakeSlice(to, src.Len(), src.Len())
-		for i := range src.Len() {
-			s.Index(i).Set(convertBack(src.Index(i), to.Elem()))
-		}
-		return s
-	case reflect.Array:
-		a := reflect.New(to).Elem()
-		for i := range src.Len() {
-			a.Index(i).Set(convertBack(src.Index(i), to.Elem()))
-		}
-		return a
-	case reflect.Map:
-		if src.IsNil() {
-			return reflect.Zero(to)
-		}
-		m := reflect.MakeMapWithSize(to, src.Len())
-		for it := src.MapRange(); it.Next(); {
-			m.SetMapIndex(it.Key(), convertBack(it.Value(), to.Elem()))
-		}
-		return m
-	}
-	panic(fmt.Sprintf("report: no conversion from %s back to %s", src.Type(), to))
 }
 
 // MarshalJSON encodes the counters; non-finite hit rates become "NaN", "Infinity", "-Infinity".
