@@ -535,7 +535,7 @@ func (l *launcher) runWarp(w *warp, n int) error {
 		case kVote:
 			l.vote(o, exec, r)
 			if l.chk != nil && exec != 0 {
-				l.chk.warpSync(w, pc, exec, uint32(o.src[1].get(r, firstLane(exec))), 0, "__vote_sync ("+l.prog.info[pc].text+")", false)
+				l.chk.warpSync(w, pc, exec, uint32(o.src[1].get(r, firstLane(exec))), 0, "__vote_sync", false)
 			}
 			pc++
 		case kMatch:

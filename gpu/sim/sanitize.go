@@ -918,13 +918,13 @@ func (k *checker) warpSync(w *warp, pc int32, exec, mm, bad uint32, what string,
 	}
 	if out := exec &^ mm; out != 0 {
 		k.add(Finding{Kind: FindWarpSync, PC: int(pc), OtherPC: -1, Block: w.blk.idx, Thread: threadIndex(w.id, firstLane(out), k.l.block), Arg: -1,
-			Detail: fmt.Sprintf("%s with member mask %#08x is executed by threads %s of warp %d, which the mask excludes (undefined behaviour)", what, mm, laneList(out), w.id)})
+			Detail: fmt.Sprintf("%s with member mask %#08x is executed by threads %s of warp %d, which the mask excludes (undefined behaviour)", k.syncLabel(what, pc), mm, laneList(out), w.id)})
 	}
 	missing := mm &^ exec
 	if syncwarp {
 		if gone := missing &^ live; gone != 0 {
 			k.add(Finding{Kind: FindWarpSync, PC: int(pc), OtherPC: -1, Block: w.blk.idx, Thread: threadIndex(w.id, firstLane(exec), k.l.block), Arg: -1,
-				Detail: fmt.Sprintf("%s with member mask %#08x names lanes %s of warp %d that have exited or do not exist: they can never arrive", what, mm, laneList(gone), w.id)})
+				Detail: fmt.Sprintf("%s with member mask %#08x names lanes %s of warp %d that have exited or do not exist: they can never arrive", k.syncLabel(what, pc), mm, laneList(gone), w.id)})
 		}
 	}
 	if owe := missing & live; owe != 0 && p.owed == 0 {
@@ -932,7 +932,7 @@ func (k *checker) warpSync(w *warp, pc int32, exec, mm, bad uint32, what string,
 	}
 	if bad != 0 {
 		k.add(Finding{Kind: FindWarpSync, PC: int(pc), OtherPC: -1, Block: w.blk.idx, Thread: threadIndex(w.id, firstLane(bad), k.l.block), Arg: -1,
-			Detail: fmt.Sprintf("%s: threads %s of warp %d read a value from a lane that is not active at this instruction (the result is undefined)", what, laneList(bad), w.id)})
+			Detail: fmt.Sprintf("%s: threads %s of warp %d read a value from a lane that is not active at this instruction (the result is undefined)", k.syncLabel(what, pc), laneList(bad), w.id)})
 	}
 }
 
@@ -944,17 +944,14 @@ func (k *checker) owed(w *warp, p *pendSync, pc int32, why string) {
 	*p = pendSync{}
 }
 
-// syncName is the CUDA name of a warp-synchronous instruction, for messages.
-func syncName(text string) string {
-	switch {
-	case strings.HasPrefix(text, "bar.warp"):
-		return "__syncwarp()"
-	case strings.HasPrefix(text, "shfl"):
-		return "__shfl_sync (" + text + ")"
-	case strings.HasPrefix(text, "vote"):
-		return "__vote_sync (" + text + ")"
+// syncLabel names a warp-synchronous instruction in a message; a vote also
+// shows its PTX (all, any, uni or ballot). Built only when a finding is made,
+// never per executed instruction.
+func (k *checker) syncLabel(what string, pc int32) string {
+	if what == "__vote_sync" {
+		return what + " (" + k.l.prog.info[pc].text + ")"
 	}
-	return text
+	return what
 }
 
 // findings returns the findings in the order found.
