@@ -420,3 +420,25 @@ func TestDeviceAssertIsCudaErrorAssert(t *testing.T) {
 		t.Errorf("stderr %q does not start with %q", errs, msg)
 	}
 }
+
+// TestRuntimeStructsAgree: the structs the host program and KernelScope's runtime
+// exchange by pointer (cudaGetDeviceProperties, cudaFuncGetAttributes) are declared
+// twice, in the prelude that user code sees and in ksrt.c; their layouts must be the same.
+func TestRuntimeStructsAgree(t *testing.T) {
+	hdr, err := os.ReadFile(filepath.Join("..", "toolchain", "prelude", "kernelscope_runtime.h"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := func(src, name string) string {
+		m := regexp.MustCompile(`(?s)\nstruct ` + name + ` \{(.*?)\n\};`).FindStringSubmatch(src)
+		if m == nil {
+			t.Fatalf("no struct %s", name)
+		}
+		return strings.Join(strings.Fields(regexp.MustCompile(`/\*.*?\*/|//[^\n]*`).ReplaceAllString(m[1], "")), " ")
+	}
+	for _, name := range []string{"cudaDeviceProp", "cudaFuncAttributes"} {
+		if a, b := body(string(hdr), name), body(ksrt.Source, name); a != b {
+			t.Errorf("struct %s differs:\nprelude: %s\nksrt.c:  %s", name, a, b)
+		}
+	}
+}
