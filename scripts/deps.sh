@@ -2,9 +2,10 @@
 # need on Debian 12 when it is missing. Needs root (or sudo) for apt-get; does nothing when all
 # is there. Every long step prints a line first, so a fresh machine is never silent for minutes.
 #   the kernel:        clang-19 (CUDA -> PTX), libcub-dev libthrust-dev (CUB and Thrust headers)
-#   Jupyter:           jupyter-client, nbclient, nbconvert, nbformat, notebook 6, console, ipykernel
+#   Jupyter:           jupyter-client, nbclient, nbconvert, nbformat, notebook 6, console, ipykernel,
+#                      jupyter_server 1.23 + jupyterlab_server 2.16 (serve the JupyterLab application test)
 #   the browser tests: chromium (with its recommended fonts), nodejs 18 and npm (Debian's own)
-KS_APT_PACKAGES="clang-19 libcub-dev libthrust-dev python3-jupyter-client jupyter-client python3-nbclient python3-nbconvert jupyter-nbconvert python3-nbformat jupyter-notebook jupyter-console python3-ipykernel chromium"
+KS_APT_PACKAGES="clang-19 libcub-dev libthrust-dev python3-jupyter-client jupyter-client python3-nbclient python3-nbconvert jupyter-nbconvert python3-nbformat jupyter-notebook jupyter-console python3-ipykernel python3-jupyter-server python3-jupyterlab-server chromium"
 # Installed only when the command is missing (a node and npm from elsewhere, e.g. a newer
 # Node.js whose package bundles npm, are used as they are: Debian's npm would conflict with it).
 KS_APT_COMMANDS="node:nodejs npm:npm"

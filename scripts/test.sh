@@ -66,6 +66,8 @@ stage "the browser test"
 bash scripts/browser_test.sh
 stage "the reports through JupyterLab's own renderer (@jupyterlab/rendermime)"
 bash scripts/jupyterlab_test.sh build/notebooks/tour.ipynb
+stage "the tour in the real JupyterLab application (JupyterLab 3.6 from npm on Debian's jupyterlab_server)"
+bash scripts/jupyterlab_app_test.sh build/notebooks/tour.ipynb
 [ "$nb_fail" -eq 0 ] || { echo "kernelscope: notebooks: $nb_fail failed"; exit 1; }
 # Every stage above stops the script on failure; reaching here means all that ran passed.
 printf 'stage ran: %s\n' "${KS_STAGES_RAN[@]}"
