@@ -804,6 +804,8 @@ func (fd *fnDecoder) inst1(in *ptx.Inst, idx int) (op, error) {
 		return fd.elect(in)
 	case "cp":
 		return fd.cpAsync(in)
+	case "mma", "ldmatrix", "stmatrix", "movmatrix", "wmma":
+		return fd.tensor(in)
 	case "mov":
 		if len(in.Args) == 2 && (in.Args[0].Kind == ptx.OpVec || in.Args[1].Kind == ptx.OpVec) {
 			return fd.packOp(in)

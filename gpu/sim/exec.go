@@ -578,6 +578,11 @@ func (l *launcher) runWarp(w *warp, n int) error {
 				}
 			}
 			pc++
+		case kTensor:
+			if err := l.tensorExec(w, o, pc, exec, r); err != nil {
+				return err
+			}
+			pc++
 		case kUnsupported:
 			if exec == 0 {
 				pc++

@@ -50,6 +50,7 @@ const (
 	kCpAsync
 	kCreatePolicy
 	kWarpSync // bar.warp.sync (__syncwarp): src[0] is the member mask; a no-op unless checks are on
+	kTensor   // warp-level matrix instructions (mma, ldmatrix, stmatrix, movmatrix, wmma; sub: tc*, mma.go)
 )
 
 // memory spaces of a decoded access.
@@ -183,6 +184,7 @@ type op struct {
 	call    *callInfo
 	kvals   [4]uint64 // kLdKParam values
 	msg     string    // kUnsupported: why
+	tc      *tensorOp // kTensor
 }
 
 // callInfo is a decoded call.
