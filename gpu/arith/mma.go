@@ -74,18 +74,18 @@ type MMA struct {
 // the largest exponent of the step and truncated F bits below it, the exact sum of
 // the truncated terms rounded with StepRound. The values chosen are in DefaultModel.
 type FloatModel struct {
-	G           int  // products per accumulation step (0: all K at once)
-	F           int  // bits kept below the largest exponent when terms are aligned
-	InputExp    bool // a product's alignment exponent is Ea+Eb (not the product's own)
-	StepRZ      bool // each step's sum is truncated (toward zero) to f32, else rounded to nearest even
-	FTZOut      bool // f32 subnormal results are flushed to zero
-	TF32RN      bool // tf32 operands are rounded to nearest (else their low 13 bits are ignored)
-	F16StepF16  bool // f16 accumulators: each step's exact sum is rounded to nearest f16 directly (else truncated to f32, then rounded to f16)
-	NoCInAlign  bool // the accumulator is aligned separately (its exponent does not raise the step's maximum)
-	F64Chain    bool // f64: a chain of fused multiply-adds in k order (else one rounding of the exact sum)
-	ZeroPlus    bool // an exact zero sum is +0 whatever the signs of the zero terms
-	SubRN       bool // results in the subnormal range are rounded to nearest even (else like StepRZ)
-	SubExpMin   bool // with InputExp: a subnormal operand counts with the format's minimum exponent (its field), not its leading bit
+	G          int  // products per accumulation step (0: all K at once)
+	F          int  // bits kept below the largest exponent when terms are aligned
+	InputExp   bool // a product's alignment exponent is Ea+Eb (not the product's own)
+	StepRZ     bool // each step's sum is truncated (toward zero) to f32, else rounded to nearest even
+	FTZOut     bool // f32 subnormal results are flushed to zero
+	TF32RN     bool // tf32 operands are rounded to nearest (else their low 13 bits are ignored)
+	F16StepF16 bool // f16 accumulators: each step's exact sum is rounded to nearest f16 directly (else truncated to f32, then rounded to f16)
+	NoCInAlign bool // the accumulator is aligned separately (its exponent does not raise the step's maximum)
+	F64Chain   bool // f64: a chain of fused multiply-adds in k order (else one rounding of the exact sum)
+	ZeroPlus   bool // an exact zero sum is +0 whatever the signs of the zero terms
+	SubRN      bool // results in the subnormal range are rounded to nearest even (else like StepRZ)
+	SubExpMin  bool // with InputExp: a subnormal operand counts with the format's minimum exponent (its field), not its leading bit
 }
 
 // DefaultModel is the tensor-core arithmetic the simulator uses for every float MMA

@@ -1,0 +1,180 @@
+package sim
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/kernelscope/kernelscope/gpu/ptx"
+)
+
+// Tensor-core instructions against the H200 (testdata/measured/tensor, recorded with
+// scripts/tensor/device_run.sh): nvcc's PTX of the probe kernels and of the course
+// GEMMs, and clang's PTX of the GEMMs through the prelude's <mma.h>, simulated here
+// and compared byte for byte with what the device wrote.
+
+const tensorDir = "../../testdata/measured/tensor/"
+
+func readTensor(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(tensorDir + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// kernelNamed finds the kernel whose (mangled) name contains name.
+func kernelNamed(t *testing.T, m *ptx.Module, name string) string {
+	t.Helper()
+	for _, f := range m.Funcs {
+		if f.Entry && (f.Name == name || strings.Contains(f.Name, fmt.Sprintf("%d%s", len(name), name))) {
+			return f.Name
+		}
+	}
+	t.Fatalf("no kernel %s", name)
+	return ""
+}
+
+func diffBytes(got, want []byte, elem int) string {
+	if bytes.Equal(got, want) {
+		return ""
+	}
+	if len(got) != len(want) {
+		return fmt.Sprintf("length %d, want %d", len(got), len(want))
+	}
+	n, first := 0, -1
+	for i := 0; i < len(got); i += elem {
+		if !bytes.Equal(got[i:i+elem], want[i:i+elem]) {
+			n++
+			if first < 0 {
+				first = i
+			}
+		}
+	}
+	return fmt.Sprintf("%d of %d elements differ; first at byte %d: % x, want % x", n, len(got)/elem, first, got[first:first+elem], want[first:first+elem])
+}
+
+// TestTensorProbeH200 runs nvcc's PTX of every mma probe kernel on the recorded cases.
+func TestTensorProbeH200(t *testing.T) {
+	m := parsePTXFile(t, tensorDir+"ptx/probe.nvcc.sm_90.ptx")
+	forms := []string{"f16_f32_k16", "bf16_f32_k16", "f16_f16_k16", "f16_f32_k8", "bf16_f32_k8", "f16_f16_k8", "tf32_k8", "tf32_k4",
+		"f64_k4", "s8_k32", "s8_k32_sat", "u8_k32", "u8s8_k32_sat", "s8_k16", "s8_m8n8k16"}
+	for _, f := range forms {
+		in := readTensor(t, "cases/"+f+".in")
+		want := readTensor(t, "out/"+f+".out")
+		n := int(binary.LittleEndian.Uint32(in))
+		out := bytes.Repeat([]byte{0xff}, len(want))
+		res, err := Launch(context.Background(), m, kernelNamed(t, m, "k_"+f), []Arg{{Buffer: in}, {Buffer: out}},
+			Config{Grid: [3]int{n, 1, 1}, Block: [3]int{32, 1, 1}})
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		if msg := diffBytes(res.Buffers[1], want, 4); msg != "" {
+			t.Errorf("%s: %s", f, msg)
+		}
+	}
+}
+
+// TestTensorMatrixProbesH200: ldmatrix (x1/x2/x4, .trans), stmatrix (x4, .trans),
+// movmatrix and the wmma fragment layouts (loads of every fragment kind, stores).
+func TestTensorMatrixProbesH200(t *testing.T) {
+	m := parsePTXFile(t, tensorDir+"ptx/probe.nvcc.sm_90.ptx")
+	cfg := Config{Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1}}
+	run := func(name string, args ...Arg) *Result {
+		res, err := Launch(context.Background(), m, kernelNamed(t, m, name), args, cfg)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return res
+	}
+	res := run("k_ldmatrix", Arg{Buffer: make([]byte, 32*14*4)})
+	if msg := diffBytes(res.Buffers[0], readTensor(t, "out/ldmatrix.out"), 4); msg != "" {
+		t.Errorf("ldmatrix: %s", msg)
+	}
+	for tr, file := range []string{"out/stmatrix.out", "out/stmatrix_trans.out"} {
+		want := readTensor(t, file)
+		res := run("k_stmatrix", Arg{Buffer: make([]byte, len(want))}, Arg{Scalar: uint64(tr)})
+		if msg := diffBytes(res.Buffers[0], want, 2); msg != "" {
+			t.Errorf("%s: %s", file, msg)
+		}
+	}
+	res = run("k_movmatrix", Arg{Buffer: make([]byte, 128)})
+	if msg := diffBytes(res.Buffers[0], readTensor(t, "out/movmatrix.out"), 4); msg != "" {
+		t.Errorf("movmatrix: %s", msg)
+	}
+	h, bf, fl := make([]byte, 512), make([]byte, 512), make([]byte, 1024)
+	for i := 0; i < 256; i++ {
+		binary.LittleEndian.PutUint16(h[2*i:], halfBits(i))
+		binary.LittleEndian.PutUint16(bf[2*i:], uint16(math.Float32bits(float32(i))>>16))
+		binary.LittleEndian.PutUint32(fl[4*i:], math.Float32bits(float32(i)))
+	}
+	layout := readTensor(t, "out/wmma_layout.out")
+	store := readTensor(t, "out/wmma_store.out")
+	res = run("k_wmma_layout", Arg{Buffer: h}, Arg{Buffer: bf}, Arg{Buffer: fl}, Arg{Buffer: make([]byte, len(layout))},
+		Arg{Buffer: bytes.Repeat([]byte{0xff}, 4096)})
+	if msg := diffBytes(res.Buffers[3], layout, 4); msg != "" {
+		t.Errorf("wmma fragment layouts: %s", msg)
+	}
+	if msg := diffBytes(res.Buffers[4][:len(store)], store, 2); msg != "" {
+		t.Errorf("wmma stores: %s", msg)
+	}
+}
+
+// halfBits is the binary16 encoding of a small non-negative integer.
+func halfBits(v int) uint16 {
+	if v == 0 {
+		return 0
+	}
+	e := 0
+	for 1<<(e+1) <= v {
+		e++
+	}
+	return uint16((e+15)<<10 | (v<<(10-e))&0x3ff)
+}
+
+// TestTensorGemmH200 runs the course GEMMs (wmma f16, bf16 and f16-accumulator,
+// ldmatrix + mma.sync) from nvcc's and clang's PTX for sm_80 and sm_90.
+func TestTensorGemmH200(t *testing.T) {
+	const n = 64
+	a16, b16 := readTensor(t, "gemm/a_f16.bin"), readTensor(t, "gemm/b_f16.bin")
+	abf, bbf := readTensor(t, "gemm/a_bf16.bin"), readTensor(t, "gemm/b_bf16.bin")
+	c0 := readTensor(t, "gemm/c_f32.bin")
+	wmmaCfg := Config{Grid: [3]int{2, 2, 1}, Block: [3]int{64, 2, 1}}
+	launches := []struct {
+		file, kernel string
+		a, b, c      []byte
+		cfg          Config
+		outBytes     int
+	}{
+		{"wmma_gemm", "wmma_gemm", a16, b16, c0, wmmaCfg, n * n * 4},
+		{"wmma_gemm", "wmma_gemm_bf16", abf, bbf, nil, wmmaCfg, n * n * 4},
+		{"wmma_gemm", "wmma_gemm_h", a16, b16, nil, wmmaCfg, n * n * 2},
+		{"mma_gemm", "mma_gemm", a16, b16, nil, Config{Grid: [3]int{2, 2, 1}, Block: [3]int{128, 1, 1}}, n * n * 4},
+	}
+	for _, comp := range []string{"nvcc", "clang"} {
+		for _, arch := range []string{"sm_80", "sm_90"} {
+			for _, l := range launches {
+				m := parsePTXFile(t, tensorDir+"ptx/"+l.file+"."+comp+"."+arch+".ptx")
+				c := make([]byte, n*n*4)
+				copy(c, l.c)
+				args := []Arg{{Buffer: l.a}, {Buffer: l.b}, {Buffer: c}, {Scalar: n}, {Scalar: n}, {Scalar: n}}
+				res, err := Launch(context.Background(), m, l.kernel, args, l.cfg)
+				if err != nil {
+					t.Errorf("%s %s %s: %v", comp, arch, l.kernel, err)
+					continue
+				}
+				want := readTensor(t, "out/"+l.kernel+".out")
+				if msg := diffBytes(res.Buffers[2][:l.outBytes], want, l.outBytes/(n*n)); msg != "" {
+					t.Errorf("%s %s %s: %s", comp, arch, l.kernel, msg)
+				}
+			}
+		}
+	}
+}
