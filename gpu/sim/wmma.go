@@ -3,6 +3,7 @@ package sim
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/kernelscope/kernelscope/gpu/arith"
@@ -248,11 +249,11 @@ func (l *launcher) wmmaMem(w *warp, o *op, pc int32, r []uint64) error {
 	if o.sub == tcWmmaStore {
 		kind = mem.Store
 	}
+	nel := f.used * f.per // f16 a and b: the second copy is not loaded
 	var res [32 * 8]uint64
-	var addr [32]uint64
-	nel := f.regs * f.per
+	var addr [16][32]uint64
+	var spc [16][32]space
 	for i := 0; i < nel; i++ {
-		var masks [7]uint32
 		for lane := 0; lane < 32; lane++ {
 			row, col := f.loc(lane, i)
 			stride := uint64(16)
@@ -272,28 +273,17 @@ func (l *launcher) wmmaMem(w *warp, o *op, pc int32, r []uint64) error {
 			if sp == spGeneric {
 				sp, a = classify(a)
 			}
-			addr[lane] = a
-			masks[sp] |= 1 << uint(lane)
-		}
-		for spi, mk := range masks {
-			if mk == 0 {
-				continue
+			addr[i][lane], spc[i][lane] = a, sp
+			b, err := l.bytesAt(w, pc, lane, sp, a, size, kind)
+			if err != nil {
+				return err
 			}
-			sp := space(spi)
-			for m := mk; m != 0; m &= m - 1 {
-				lane := firstLane(m)
-				b, err := l.bytesAt(w, pc, lane, sp, addr[lane], size, kind)
-				if err != nil {
-					return err
-				}
-				ri, sh := i/f.per, uint(i%f.per*f.elem.Bits())
-				if kind == mem.Load {
-					res[lane*f.regs+ri] |= loadLE(b, size) << sh
-				} else {
-					storeLE(b, size, t.a[ri].get(r, lane)>>sh)
-				}
+			ri, sh := i/f.per, uint(i%f.per*f.elem.Bits())
+			if kind == mem.Load {
+				res[lane*f.regs+ri] |= loadLE(b, size) << sh
+			} else {
+				storeLE(b, size, t.a[ri].get(r, lane)>>sh)
 			}
-			l.record(w, o, pc, mk, &addr, sp, kind, size)
 		}
 	}
 	if kind == mem.Load {
@@ -301,12 +291,70 @@ func (l *launcher) wmmaMem(w *warp, o *op, pc int32, r []uint64) error {
 			if d < 0 {
 				continue
 			}
+			reg := ri % f.used // the second copy of an f16 a or b fragment repeats the first
 			for lane := 0; lane < 32; lane++ {
-				r[int(d)*32+lane] = res[lane*f.regs+ri] & t.dmask[ri]
+				r[int(d)*32+lane] = res[lane*f.regs+reg] & t.dmask[ri]
 			}
 		}
 	}
+	l.wmmaRecord(w, o, pc, nel, size, kind, &addr, &spc)
 	return nil
+}
+
+// wmmaRecord reports a wmma load or store as the accesses ptxas makes of it (as the
+// H200's counters see them): elements adjacent in memory for every lane form one
+// access of up to 16 bytes; a 16-bit register whose two elements are not adjacent
+// (the transposed layout) is loaded as 32-bit words along memory and transposed in
+// registers (LDG + MOVM in the SASS), one 4-byte access per lane.
+func (l *launcher) wmmaRecord(w *warp, o *op, pc int32, nel, size int, kind mem.Kind, addr *[16][32]uint64, spc *[16][32]space) {
+	adjacent := func(i, n int) bool { // elements i..i+n-1 contiguous and aligned to n*size for every lane
+		if i+n > nel || n*size > 16 {
+			return false
+		}
+		for lane := 0; lane < 32; lane++ {
+			if addr[i][lane]%uint64(n*size) != 0 || addr[i+n-1][lane] != addr[i][lane]+uint64((n-1)*size) || spc[i+n-1][lane] != spc[i][lane] {
+				return false
+			}
+		}
+		return true
+	}
+	var acc [32]uint64
+	for i := 0; i < nel; {
+		n := 1
+		for adjacent(i, 2*n) {
+			n *= 2
+		}
+		bytesPer := n * size
+		copy(acc[:], addr[i][:])
+		if n == 1 && size == 2 && i%2 == 0 && i+1 < nel {
+			// the 64 elements of this register, sorted, pair up along memory
+			var all [64]uint64
+			for lane := 0; lane < 32; lane++ {
+				all[2*lane], all[2*lane+1] = addr[i][lane], addr[i+1][lane]
+			}
+			sort.Slice(all[:], func(x, y int) bool { return all[x] < all[y] })
+			ok := true
+			for lane := 0; lane < 32 && ok; lane++ {
+				ok = all[2*lane]%4 == 0 && all[2*lane+1] == all[2*lane]+2
+			}
+			if ok {
+				for lane := 0; lane < 32; lane++ {
+					acc[lane] = all[2*lane]
+				}
+				n, bytesPer = 2, 4
+			}
+		}
+		var masks [7]uint32
+		for lane := 0; lane < 32; lane++ {
+			masks[spc[i][lane]] |= 1 << uint(lane)
+		}
+		for sp, mk := range masks {
+			if mk != 0 {
+				l.record(w, o, pc, mk, &acc, space(sp), kind, bytesPer)
+			}
+		}
+		i += n
+	}
 }
 
 // wmmaExec runs wmma.mma: D = A·B + C over 16x16 matrices with the tensor-core arithmetic.
