@@ -178,3 +178,55 @@ func TestTensorGemmH200(t *testing.T) {
 		}
 	}
 }
+
+// TestTensorErrors: unmodelled forms and misuse are errors naming the PTX line and the cause.
+func TestTensorErrors(t *testing.T) {
+	head := header + `.visible .entry k(.param .u64 out)
+{
+	.reg .b32 %r<20>;
+	.reg .f32 %f<20>;
+	.reg .b64 %rd<6>;
+	.shared .align 16 .b8 sm[512];
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, 0;
+	mov.u32 %r3, sm;
+	mul.lo.u32 %r4, %r1, 16;
+	add.u32 %r5, %r3, %r4;
+`
+	tail := `
+	ret;
+}
+`
+	cases := []struct {
+		name, body string
+		block      int
+		kind       ErrorKind
+		msg        string
+	}{
+		{"unmodelled shape", `mma.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2,%r3,%r4}, {%r5,%r6}, {%f1,%f2,%f3,%f4}; // BAD`,
+			32, Unsupported, "not modelled"},
+		{"fp8 mma", `mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2,%r3,%r4}, {%r5,%r6}, {%f1,%f2,%f3,%f4}; // BAD`,
+			32, Unsupported, ".e4m3 is not modelled"},
+		{"partial warp", `mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2,%r3,%r4}, {%r5,%r6}, {%f1,%f2,%f3,%f4}; // BAD`,
+			16, Unsupported, "16 of 32 lanes"},
+		{"ldmatrix out of shared", `add.u32 %r6, %r5, 4096;
+	ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r7,%r8,%r9,%r10}, [%r6]; // BAD`, 32, SharedOutOfRange, "shared"},
+		{"ldmatrix misaligned", `add.u32 %r6, %r5, 8;
+	ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r7}, [%r6]; // BAD`, 32, Misaligned, "multiple of 16"},
+		{"ldmatrix b8", `ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 {%r7,%r8}, [%r5]; // BAD`, 32, Unsupported, "not modelled"},
+		{"wmma shape", `cvta.shared.u64 %rd1, %rd2;
+	wmma.load.a.sync.aligned.row.m32n8k16.f16 {%r7,%r8,%r9,%r10,%r11,%r12,%r13,%r14}, [%rd1], %r2; // BAD`, 32, Unsupported, "m32n8k16 is not modelled"},
+	}
+	for _, c := range cases {
+		src := head + "\t" + c.body + tail
+		_, _, err := runOut(t, src, [3]int{1, 1, 1}, [3]int{c.block, 1, 1}, 32, Config{})
+		if err == nil {
+			t.Errorf("%s: no error", c.name)
+			continue
+		}
+		e := wantError(t, err, c.kind, lineOf(t, src, "BAD"))
+		if !strings.Contains(e.Error(), c.msg) {
+			t.Errorf("%s: message %q does not say %q", c.name, e.Error(), c.msg)
+		}
+	}
+}

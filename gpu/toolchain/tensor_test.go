@@ -52,7 +52,7 @@ func TestTensorGemmsClangH200(t *testing.T) {
 			rep, err := analysis.Run(context.Background(), analysis.Request{
 				Source: src, SourceFile: c.src, Arch: arch, Compiler: "clang", BaseDir: dir,
 				Launch: &launch.Launch{Kernel: c.kernel, Args: []launch.Arg{c.a, c.b, c.c, scalar("64"), scalar("64"), scalar("64")}},
-				Grid:   [3]int{2, 2, 1}, Block: c.block,
+				Grid:   [3]int{2, 2, 1}, Block: c.block, Timing: true,
 			})
 			if err != nil {
 				t.Errorf("%s %s: %v", c.kernel, arch, err)
