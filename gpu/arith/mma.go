@@ -146,7 +146,8 @@ func (m *MMA) check() error {
 	ok := false
 	switch {
 	case m.A == ElemF16 && m.B == ElemF16:
-		ok = (shape == "m16n8k16" || shape == "m16n8k8") && isF(m.C) && isF(m.D)
+		// ptxas 13 requires .dtype == .ctype for these shapes (testdata/measured/tensor/bulk_probe2_build.txt)
+		ok = (shape == "m16n8k16" || shape == "m16n8k8") && isF(m.C) && m.D == m.C
 	case m.A == ElemBF16 && m.B == ElemBF16:
 		ok = (shape == "m16n8k16" || shape == "m16n8k8") && m.C == ElemF32 && m.D == ElemF32
 	case m.A == ElemTF32 && m.B == ElemTF32:

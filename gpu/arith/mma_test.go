@@ -94,6 +94,8 @@ func TestParseMMAErrors(t *testing.T) {
 		"m16n8k16.row.col.f32.e4m3.e4m3.f32",
 		"m8n8k32.row.col.s32.s4.s4.s32",
 		"m16n8k16.row.col.satfinite.f32.f16.f16.f32",
+		"m16n8k16.row.col.f32.f16.f16.f16",
+		"m16n8k8.row.col.f16.f16.f16.f32",
 	} {
 		if _, err := ParseMMA(strings.Split(mods, ".")); err == nil {
 			t.Errorf("%s: no error", mods)

@@ -51,6 +51,8 @@ func (fd *fnDecoder) tensor(in *ptx.Inst) (op, error) {
 		return fd.ldstMatrix(in)
 	case "movmatrix":
 		return fd.movMatrix(in)
+	case "mbarrier":
+		return fd.mbarrierOp(in)
 	}
 	return fd.wmmaOp(in)
 }

@@ -549,11 +549,14 @@ func writeGemmInputs(dir string) error {
 			return err
 		}
 	}
-	return put("c_f32.bin", n, 32, func() uint64 {
+	if err := put("c_f32.bin", n, 32, func() uint64 {
 		v := r.Intn(21) - 10
 		if v < 0 {
 			return fmF32.num(true, uint64(-v), 0)
 		}
 		return fmF32.num(false, uint64(v), 0)
-	})
+	}); err != nil {
+		return err
+	}
+	return put("bulk_in.bin", 4*8*1024, 32, func() uint64 { return fmF32.rnd(r, 24, -6, 2) })
 }
