@@ -237,16 +237,19 @@ func (m *MMA) Compute(a, b, c, d []uint64) {
 	case ElemF64:
 		m.f64(a, b, c, d)
 	default:
-		var row, col [32]term
-		for i := 0; i < m.M; i++ {
-			for k := 0; k < m.K; k++ {
-				row[k] = m.input(m.A, a[i*m.K+k])
-			}
+		// each operand element decoded once; B stored by column
+		var ta, tb [16 * 16]term
+		for i := 0; i < m.M*m.K; i++ {
+			ta[i] = m.input(m.A, a[i])
+		}
+		for k := 0; k < m.K; k++ {
 			for j := 0; j < m.N; j++ {
-				for k := 0; k < m.K; k++ {
-					col[k] = m.input(m.B, b[k*m.N+j])
-				}
-				d[i*m.N+j] = m.dot(row[:m.K], col[:m.K], c[i*m.N+j])
+				tb[j*m.K+k] = m.input(m.B, b[k*m.N+j])
+			}
+		}
+		for i := 0; i < m.M; i++ {
+			for j := 0; j < m.N; j++ {
+				d[i*m.N+j] = m.dot(ta[i*m.K:(i+1)*m.K], tb[j*m.K:(j+1)*m.K], c[i*m.N+j])
 			}
 		}
 	}
@@ -479,7 +482,7 @@ func (m *MMA) dot(a, b []term, cBits uint64) uint64 {
 	if m.D == ElemF16 && md.F16StepF16 {
 		stepFmt = &fF16
 	}
-	var terms [33]term
+	var terms [17]term // the accumulator and at most 16 products (float K <= 16)
 	var bitsOut uint64
 	for k0 := 0; k0 < len(a); k0 += g {
 		n := 0

@@ -292,9 +292,8 @@ func (l *launcher) asyncExec(w *warp, o *op, pc int32, exec uint32, r []uint64) 
 			return false, err
 		}
 		st := mbDecode(binary.LittleEndian.Uint64(b))
-		where := fmt.Sprintf("the mbarrier at shared offset %#x", ba)
 		if o.sub != asBarInit && o.sub != asBarInval && o.sub != asBarWait && st.expected == 0 {
-			return false, l.laneError(w, pc, lane, Trap, ba, "mbarrier used before mbarrier.init", where+" has not been initialised")
+			return false, l.laneError(w, pc, lane, Trap, ba, "mbarrier used before mbarrier.init", mbWhere(ba)+" has not been initialised")
 		}
 		changed := true
 		switch o.sub {
@@ -316,7 +315,7 @@ func (l *launcher) asyncExec(w *warp, o *op, pc int32, exec uint32, r []uint64) 
 			}
 			if n > st.pending {
 				return false, l.laneError(w, pc, lane, Trap, ba, fmt.Sprintf("mbarrier.arrive of %d with %d arrivals pending", n, st.pending),
-					where+" would receive more arrivals than its phase expects")
+					mbWhere(ba)+" would receive more arrivals than its phase expects")
 			}
 			token := st.phase<<mbPhase | uint64(st.pending-n)
 			st.pending -= n
@@ -356,6 +355,9 @@ func (l *launcher) asyncExec(w *warp, o *op, pc int32, exec uint32, r []uint64) 
 	}
 	return false, nil
 }
+
+// mbWhere names an mbarrier in messages.
+func mbWhere(ba uint64) string { return fmt.Sprintf("the mbarrier at shared offset %#x", ba) }
 
 // complete ends the phase when no arrival and no transaction byte is pending.
 func (s *mbState) complete() {

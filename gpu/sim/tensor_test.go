@@ -230,3 +230,28 @@ func TestTensorErrors(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkTensorGemm simulates the course GEMMs (nvcc sm_90 PTX, 64x64x64): the cost
+// of the tensor-core ops (gather, the arithmetic model, scatter) per launch.
+func BenchmarkTensorGemm(b *testing.B) {
+	a16, err := os.ReadFile(tensorDir + "gemm/a_f16.bin")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b16, _ := os.ReadFile(tensorDir + "gemm/b_f16.bin")
+	for _, k := range []struct {
+		file, kernel string
+		block        [3]int
+	}{{"mma_gemm", "mma_gemm", [3]int{128, 1, 1}}, {"wmma_gemm", "wmma_gemm_h", [3]int{64, 2, 1}}} {
+		b.Run(k.kernel, func(b *testing.B) {
+			m := parsePTXFile(b, tensorDir+"ptx/"+k.file+".nvcc.sm_90.ptx")
+			args := []Arg{{Buffer: a16}, {Buffer: b16}, {Buffer: make([]byte, 64*64*4)}, {Scalar: 64}, {Scalar: 64}, {Scalar: 64}}
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, err := Launch(context.Background(), m, k.kernel, args, Config{Grid: [3]int{2, 2, 1}, Block: k.block}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -3,7 +3,7 @@ package sim
 import (
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/kernelscope/kernelscope/gpu/arith"
@@ -332,7 +332,7 @@ func (l *launcher) wmmaRecord(w *warp, o *op, pc int32, nel, size int, kind mem.
 			for lane := 0; lane < 32; lane++ {
 				all[2*lane], all[2*lane+1] = addr[i][lane], addr[i+1][lane]
 			}
-			sort.Slice(all[:], func(x, y int) bool { return all[x] < all[y] })
+			slices.Sort(all[:])
 			ok := true
 			for lane := 0; lane < 32 && ok; lane++ {
 				ok = all[2*lane]%4 == 0 && all[2*lane+1] == all[2*lane]+2
