@@ -255,3 +255,28 @@ func BenchmarkTensorGemm(b *testing.B) {
 		})
 	}
 }
+
+// TestTensorNoAllocPerInstruction: the allocations of a GEMM launch do not grow with
+// the number of tensor-core instructions it executes (K=16 against K=64: 240 more
+// ldmatrix/mma, 96 more wmma.load/mma).
+func TestTensorNoAllocPerInstruction(t *testing.T) {
+	a16, b16 := readTensor(t, "gemm/a_f16.bin"), readTensor(t, "gemm/b_f16.bin")
+	for _, f := range []struct {
+		file, kernel string
+		block        [3]int
+	}{{"mma_gemm", "mma_gemm", [3]int{128, 1, 1}}, {"wmma_gemm", "wmma_gemm_h", [3]int{64, 2, 1}}} {
+		m := parsePTXFile(t, tensorDir+"ptx/"+f.file+".nvcc.sm_90.ptx")
+		allocs := func(k uint64) float64 {
+			args := []Arg{{Buffer: a16}, {Buffer: b16}, {Buffer: make([]byte, 64*64*4)}, {Scalar: 64}, {Scalar: 64}, {Scalar: k}}
+			return testing.AllocsPerRun(2, func() {
+				if _, err := Launch(context.Background(), m, f.kernel, args,
+					Config{Grid: [3]int{2, 2, 1}, Block: f.block, Trace: TraceConfig{MaxSteps: -1}}); err != nil {
+					t.Fatal(err)
+				}
+			})
+		}
+		if lo, hi := allocs(16), allocs(64); hi-lo > 64 {
+			t.Errorf("%s: %.0f allocations with K=16, %.0f with K=64", f.kernel, lo, hi)
+		}
+	}
+}
