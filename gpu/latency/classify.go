@@ -310,7 +310,32 @@ func Classify(in *ptx.Inst) Class {
 	case "prefetch", "prefetchu", "nanosleep", "pmevent", "griddepcontrol", "createpolicy", "discard", "applypriority":
 		return ClassNop
 	case "mma", "wmma", "wgmma":
+		if in.Op == "wmma" && len(in.Mods) > 0 && in.Mods[0] != "mma" { // wmma.load / wmma.store
+			return tensorMem(in)
+		}
 		return ClassTensor
+	case "ldmatrix", "stmatrix":
+		return tensorMem(in)
+	case "movmatrix":
+		return ClassShfl // MOVM moves elements between lanes like a shuffle (modelled)
+	case "mbarrier":
+		return ClassAtomShared // SYNCS on the mbarrier word in shared memory (modelled)
 	}
 	return ClassOther
+}
+
+// tensorMem classifies ldmatrix, stmatrix and wmma.load/store by direction and space
+// (LDSM/STSM are shared-memory instructions; a generic wmma address counts as global).
+func tensorMem(in *ptx.Inst) Class {
+	st := in.Op == "stmatrix" || len(in.Mods) > 0 && in.Mods[0] == "store"
+	shared := in.Op != "wmma" || space(in) == ptx.SpaceShared
+	switch {
+	case st && shared:
+		return ClassStShared
+	case st:
+		return ClassStGlobal
+	case shared:
+		return ClassLdShared
+	}
+	return ClassLdGlobal
 }

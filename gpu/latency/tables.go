@@ -135,7 +135,7 @@ func buildSM90(t *Table, s *arch.Spec) {
 	t.set(ClassMembarCTA, 4, 1, PipeControl, DepFixed)          // modelled: waits for the warp's outstanding accesses, then a few cycles
 	t.set(ClassMembarGL, t.Mem.L2Hit, 1, PipeControl, DepFixed) // modelled: an L2 round trip after the outstanding accesses
 	t.set(ClassNop, 0, 1, PipeINT, DepFixed)
-	t.set(ClassTensor, 32, 8, PipeTensor, DepShort) // modelled: HMMA.16816 order of magnitude (LUO reports tens of cycles)
+	t.set(ClassTensor, 24, 6, PipeTensor, DepShort) // H200: dependent mma.m16n8k16.f32 chain 23.96 cycles; pipe 6 cycles per HMMA.16816 (ncu 768 active / 128; testdata/measured/tensor)
 }
 
 // buildSM100 is B200 (GB100): no measurements here; the H200 calibration is used.

@@ -804,6 +804,8 @@ func (fd *fnDecoder) inst1(in *ptx.Inst, idx int) (op, error) {
 		return fd.elect(in)
 	case "cp":
 		return fd.cpAsync(in)
+	case "mma", "ldmatrix", "stmatrix", "movmatrix", "wmma", "mbarrier":
+		return fd.tensor(in)
 	case "mov":
 		if len(in.Args) == 2 && (in.Args[0].Kind == ptx.OpVec || in.Args[1].Kind == ptx.OpVec) {
 			return fd.packOp(in)
@@ -1744,7 +1746,9 @@ func (fd *fnDecoder) cpAsync(in *ptx.Inst) (op, error) {
 		switch m {
 		case "commit_group", "wait_group", "wait_all":
 			return op{kind: kNop}, nil
-		case "bulk", "tensor", "mbarrier":
+		case "bulk":
+			return fd.bulkCopy(in)
+		case "tensor", "mbarrier":
 			return op{}, fmt.Errorf("cp.async.%s is not supported", m)
 		}
 	}

@@ -66,6 +66,8 @@ type launcher struct {
 	stderr          strings.Builder // failed device asserts, as CUDA's driver prints them to stderr
 	stdoutTruncated bool
 	chk             *checker // nil when no check is on
+
+	async *asyncState // mbarrier progress (bulk.go); nil until an mbarrier changes
 }
 
 // quantum is how many warp-instructions a warp runs before the scheduler
@@ -578,6 +580,20 @@ func (l *launcher) runWarp(w *warp, n int) error {
 				}
 			}
 			pc++
+		case kTensor:
+			if err := l.tensorExec(w, o, pc, exec, r); err != nil {
+				return err
+			}
+			pc++
+		case kAsync:
+			yield, err := l.asyncExec(w, o, pc, exec, r)
+			if err != nil {
+				return err
+			}
+			pc++
+			if yield {
+				issued = n // a failed mbarrier wait ends the warp's turn: the others can arrive
+			}
 		case kUnsupported:
 			if exec == 0 {
 				pc++

@@ -50,6 +50,8 @@ const (
 	kCpAsync
 	kCreatePolicy
 	kWarpSync // bar.warp.sync (__syncwarp): src[0] is the member mask; a no-op unless checks are on
+	kTensor   // warp-level matrix instructions (mma, ldmatrix, stmatrix, movmatrix, wmma; sub: tc*, mma.go)
+	kAsync    // cp.async.bulk and mbarrier (sub: as*, bulk.go)
 )
 
 // memory spaces of a decoded access.
@@ -183,6 +185,8 @@ type op struct {
 	call    *callInfo
 	kvals   [4]uint64 // kLdKParam values
 	msg     string    // kUnsupported: why
+	tc      *tensorOp // kTensor
+	async   *asyncOp  // kAsync
 }
 
 // callInfo is a decoded call.
