@@ -240,7 +240,7 @@ func (e *Engine) Execute(ctx context.Context, req kernel.ExecuteRequest, out ker
 			rep.Source = req.Code
 		}
 		capSource(rep)
-		bundle, err := render.Bundle(rep, render.Options{Show: spec.Show})
+		bundle, err := render.Bundle(rep, render.Options{Show: spec.Show, Requested: spec.Requested})
 		if err != nil {
 			return fmt.Errorf("rendering the report: %w", err)
 		}

@@ -74,8 +74,11 @@ type Spec struct {
 	Flags    []string
 	Trace    Trace
 	Show     map[string]bool // section -> shown
-	Budget   int64
-	Timing   bool
+	// Requested holds the sections a %show in force named: their charts are drawn
+	// even where they say little (render.Options.Requested).
+	Requested map[string]bool
+	Budget    int64
+	Timing    bool
 
 	Sample      string // %sample NAME
 	ListSamples bool   // %samples
@@ -138,6 +141,7 @@ type defaults struct {
 	flags    []string
 	trace    Trace
 	show     map[string]bool
+	asked    map[string]bool // sections a %show named (and no later %hide)
 	budget   int64
 	timing   bool
 	checks   []string
@@ -174,6 +178,10 @@ func (d defaults) clone() defaults {
 	c.show = make(map[string]bool, len(d.show))
 	for k, v := range d.show {
 		c.show[k] = v
+	}
+	c.asked = make(map[string]bool, len(d.asked))
+	for k, v := range d.asked {
+		c.asked[k] = v
 	}
 	c.launch = d.launch.Clone()
 	c.symbols = append([]Symbol(nil), d.symbols...)
@@ -291,6 +299,7 @@ func (s *State) Parse(cell string) (*Spec, error) {
 	}
 	spec.Arch, spec.Grid, spec.Block, spec.Launch = d.arch, d.grid, d.block, d.withLaunchSettings()
 	spec.Compiler, spec.Flags, spec.Trace, spec.Show = d.compiler, d.flags, d.trace, d.show
+	spec.Requested = d.asked
 	spec.Budget, spec.Timing = d.budget, d.timing
 	spec.Checks = d.checks
 	return spec, nil
@@ -417,6 +426,14 @@ func applyMagic(n int, line string, d *defaults, spec *Spec) error {
 		}
 		for _, s := range secs {
 			d.show[s] = name == "%show"
+			if d.asked == nil {
+				d.asked = map[string]bool{}
+			}
+			if name == "%show" && !strings.EqualFold(strings.TrimSpace(arg), "all") {
+				d.asked[s] = true
+			} else {
+				delete(d.asked, s)
+			}
 		}
 	case "%budget":
 		b, err := parseBudget(arg)

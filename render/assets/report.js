@@ -9,11 +9,28 @@
     all('.ks-ln[' + attr + '="' + v + '"]').forEach(function (e, i) {
       e.classList.add("ks-hl");
       var inc = scroll && e.closest("details.ks-incl"); if (inc && !inc.open) inc.open = true;
-      if (scroll && i === 0) { var c = e.closest(".ks-col"); if (c) c.scrollTop = e.offsetTop - c.clientHeight / 3; }
+      if (scroll && !scrolled[colOf(e)]) { scrolled[colOf(e)] = true; inView(e); }
     });
   }
+  var scrolled = {};
+  function colOf(e) { var c = e.closest(".ks-col"); return c ? c.className : ""; }
+  // inView scrolls a line's own column (only that box, never the page) so the line sits a third down.
+  function inView(e) {
+    var c = e.closest(".ks-col"); if (!c || !e.offsetParent) return;
+    var top = e.getBoundingClientRect().top - c.getBoundingClientRect().top + c.scrollTop;
+    c.scrollTop = Math.max(0, top - c.clientHeight / 3);
+  }
+  // Opcode documentation on hover, from the report's table of the opcodes its PTX uses.
+  var docsEl = root.querySelector(".ks-opdocs"), docs = {};
+  try { if (docsEl) docs = JSON.parse(docsEl.textContent); } catch (err) { docs = {}; }
+  all(".ks-op").forEach(function (o) {
+    var d = docs[o.getAttribute("data-op")]; if (d) o.title = o.getAttribute("data-op") + ": " + d;
+  });
+  all(".ks-noisetoggle").forEach(function (t) {
+    t.addEventListener("change", function () { var c = t.closest(".ks-col"); if (c) c.classList.toggle("ks-shownoise", t.checked); });
+  });
   function linkFrom(e, scroll) {
-    clear();
+    clear(); scrolled = {};
     var cl = e.getAttribute("data-cl"), pl = e.getAttribute("data-pl");
     if (pl) { mark("data-pl", pl, scroll); if (cl && cl !== "0") mark("data-cl", cl, scroll); }
     else if (cl) mark("data-cl", cl, scroll);
