@@ -74,11 +74,8 @@ type Spec struct {
 	Flags    []string
 	Trace    Trace
 	Show     map[string]bool // section -> shown
-	// Requested holds the sections a %show in force named: their charts are drawn
-	// even where they say little (render.Options.Requested).
-	Requested map[string]bool
-	Budget    int64
-	Timing    bool
+	Budget   int64
+	Timing   bool
 
 	Sample      string // %sample NAME
 	ListSamples bool   // %samples
@@ -95,6 +92,10 @@ type Spec struct {
 	Define      string     // %%cuda_define NAME: the cell is a kept definition (multifile.go)
 	ListDefines bool       // %defines
 	Undefine    []string   // %undefine NAME...
+
+	// Requested holds the sections a %show in force named: their charts are drawn
+	// even where they say little (render.Options.Requested).
+	Requested map[string]bool
 }
 
 // Error is a bad magic: its cell line (1-based; 0 when not from a cell), the
