@@ -276,6 +276,41 @@ func TestCompareNeedsTwoReports(t *testing.T) {
 	if len(r.displays) != 1 || !strings.Contains(r.displays[0][render.MIMEText].(string), "thread-instructions") {
 		t.Fatalf("compare output: %+v", r.displays)
 	}
+	if _, err := run(t, e, "%compare one nobody"); err == nil || !strings.Contains(err.Error(), `"nobody"`) {
+		t.Errorf("an unknown name: %v", err)
+	}
+}
+
+// TestCompareThreeMarkdown: %compare of three named reports, as a Markdown
+// table with kernel-only cycles, µs and speed-up, and as JSON.
+func TestCompareThreeMarkdown(t *testing.T) {
+	needClang(t)
+	e := newEngine(t)
+	for _, c := range []struct{ name, block string }{{"b256", "256"}, {"b128", "128"}, {"b64", "64"}} {
+		if _, err := run(t, e, "%name "+c.name+"\n%block "+c.block+"\n"+vectorAdd); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := run(t, e, "%compare --markdown b256 b128 b64")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.displays) != 1 {
+		t.Fatalf("%d displays", len(r.displays))
+	}
+	md, _ := r.displays[0][render.MIMEMarkdown].(string)
+	for _, want := range []string{"| metric | b256 | b128 | b64 |", "| kernel cycles (model) (cycles) |", "| kernel time (µs) |", "| speed-up vs b256 |", "| block | 256 | **128** | **64** |", "| occupancy (%) |"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+	js, ok := r.displays[0][render.MIMECompare].(map[string]any)
+	if !ok || len(js["reports"].([]any)) != 3 {
+		t.Fatalf("compare JSON: %#v", r.displays[0][render.MIMECompare])
+	}
+	if r.displays[0][render.MIMEHTML] != nil {
+		t.Error("--markdown shows the Markdown table, not the HTML one")
+	}
 }
 
 func TestSilentPublishesNothing(t *testing.T) {

@@ -82,7 +82,7 @@ type Spec struct {
 	Help        bool   // %help
 	LsMagic     bool   // %lsmagic
 	Compare     []string
-	Compared    bool // %compare was given (with zero or two names)
+	Compared    bool // %compare was given (with no names or two or more)
 	Name        string
 	Checks      []string // correctness checks on (check.go): race, init, sync, order
 	Expect      []string // %expect expressions of this cell
@@ -96,6 +96,8 @@ type Spec struct {
 	// Requested holds the sections a %show in force named: their charts are drawn
 	// even where they say little (render.Options.Requested).
 	Requested map[string]bool
+	// CompareMarkdown is %compare --markdown: the comparison as a Markdown table.
+	CompareMarkdown bool
 }
 
 // Error is a bad magic: its cell line (1-based; 0 when not from a cell), the
@@ -503,14 +505,22 @@ func applyMagic(n int, line string, d *defaults, spec *Spec) error {
 		}
 		spec.Undefine = append(spec.Undefine, f...)
 	case "%compare":
-		f := strings.Fields(arg)
-		if len(f) != 0 && len(f) != 2 {
-			return fail("expected no names (the last two reports) or two report names, found %q", arg)
-		}
-		for _, x := range f {
+		var f []string
+		for _, x := range strings.Fields(arg) {
+			if x == "--markdown" {
+				spec.CompareMarkdown = true
+				continue
+			}
+			if strings.HasPrefix(x, "-") {
+				return fail("unknown option %q (the option is --markdown)", x)
+			}
 			if !validName(x) {
 				return fail("%q is not a report name (letters, digits, _ . -)", x)
 			}
+			f = append(f, x)
+		}
+		if len(f) == 1 {
+			return fail("expected no names (the last two reports) or two or more report names, found only %q", f[0])
 		}
 		spec.Compare, spec.Compared = f, true
 	case "%program":
