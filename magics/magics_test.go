@@ -54,7 +54,9 @@ func TestMagicsApplyToTheirCell(t *testing.T) {
 		{"%lsmagic", func(s *Spec) bool { return s.LsMagic }},
 		{"%compare", func(s *Spec) bool { return s.Compared && len(s.Compare) == 0 }},
 		{"%compare before after", func(s *Spec) bool { return s.Compared && reflect.DeepEqual(s.Compare, []string{"before", "after"}) }},
-		{"%compare a b c", func(s *Spec) bool { return s.Compared && reflect.DeepEqual(s.Compare, []string{"a", "b", "c"}) && !s.CompareMarkdown }},
+		{"%compare a b c", func(s *Spec) bool {
+			return s.Compared && reflect.DeepEqual(s.Compare, []string{"a", "b", "c"}) && !s.CompareMarkdown
+		}},
 		{"%compare --markdown a b", func(s *Spec) bool { return s.CompareMarkdown && reflect.DeepEqual(s.Compare, []string{"a", "b"}) }},
 		{"%name v2.padded", func(s *Spec) bool { return s.Name == "v2.padded" }},
 		{"%launch k(a=zeros(10))", func(s *Spec) bool { return s.Launch != nil && s.Launch.Kernel == "k" && s.Launch.Args[0].Init.N == 10 }},
