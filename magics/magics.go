@@ -534,9 +534,49 @@ func applyMagic(n int, line string, d *defaults, spec *Spec) error {
 		}
 		spec.Name = arg
 	default:
+		if near := nearestMagic(name); near != "" {
+			return fail("unknown magic; did you mean %s? valid magics: %s", near, strings.Join(Names(), " "))
+		}
 		return fail("unknown magic; valid magics: %s", strings.Join(Names(), " "))
 	}
 	return nil
+}
+
+// nearestMagic is the known magic closest to name (at most two edits, or one
+// the name starts with), or "" when none is that close.
+func nearestMagic(name string) string {
+	best, bestD := "", 3
+	for _, n := range Names() {
+		d := editDistance(strings.ToLower(name), n)
+		if d < bestD || d == bestD && best == "" {
+			best, bestD = n, d
+		}
+	}
+	if bestD <= 2 && len(name) > 2 {
+		return best
+	}
+	return ""
+}
+
+// editDistance is the Levenshtein distance between a and b (bytes).
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := prev[j-1]
+			if a[i-1] != b[j-1] {
+				c++
+			}
+			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 func asError(err error, target **Error) bool {

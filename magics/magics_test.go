@@ -232,6 +232,8 @@ func TestMagicErrors(t *testing.T) {
 		{"%name", 1, "%name", []string{"report name"}},
 		{"%name two words", 1, "%name", []string{"report name"}},
 		{"%frobnicate 3", 1, "%frobnicate", append([]string{"unknown magic"}, Names()...)},
+		{"%blocks 64", 1, "%blocks", []string{"unknown magic; did you mean %block?"}},
+		{"%hid memory", 1, "%hid", []string{"did you mean %hide?"}},
 		{"%%cuda", 1, "%%cuda", []string{"%%ptx"}},
 		{"x\n%%ptx", 2, "%%ptx", []string{"first line"}},
 		{"%%ptx now", 1, "%%ptx", []string{"no arguments"}},

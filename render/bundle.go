@@ -7,8 +7,10 @@ package render
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/kernelscope/kernelscope/gpu/report"
 	"strings"
+
+	"github.com/kernelscope/kernelscope/gpu/hints"
+	"github.com/kernelscope/kernelscope/gpu/report"
 
 	"github.com/kernelscope/kernelscope/render/chart"
 )
@@ -110,11 +112,22 @@ func Text(rep *report.Report) string {
 			m.GlobalLoadRequests, m.GlobalLoadSectors, m.GlobalStoreRequests, m.GlobalStoreSectors,
 			m.SharedLoadWavefronts, m.SharedStoreWavefronts, m.SharedLoadBankConflicts, m.SharedStoreBankConflicts)
 	}
+	if t := rep.Timing; t != nil {
+		fmt.Fprintf(&b, "timing: ~%s cycles = %s kernel + %s launch overhead%s\n", group(t.Cycles), group(t.KernelCycles), group(t.LaunchCycles), microseconds(rep.Arch, t.KernelCycles))
+	}
 	b.WriteString(correctnessText(rep))
-	for _, h := range rep.Hints {
+	hs := append([]report.Hint(nil), rep.Hints...)
+	hints.Rank(hs)
+	for _, h := range hs {
 		fmt.Fprintf(&b, "[%s] %s", h.Severity, h.Message)
 		if h.CUDALine > 0 {
 			fmt.Fprintf(&b, " (%s)", report.SourceLabel(h.CUDAFile, h.CUDALine))
+		}
+		if h.GainCycles > 0 {
+			fmt.Fprintf(&b, " Saves ~%s cycles (%.1f%%, estimated).", group(h.GainCycles), h.GainPct)
+		}
+		if h.Evidence != "" {
+			fmt.Fprintf(&b, " Evidence: %s.", h.Evidence)
 		}
 		b.WriteByte('\n')
 	}

@@ -164,20 +164,25 @@ func (c *cause) hint(rep *report.Report, category, rule string, message func(whe
 
 // whereText names the lines of a cause: "CUDA line 12", "CUDA lines 5, 9", "PTX line 80".
 func whereText(ls []lineRef) string {
-	var cuda, ptxs []string
+	var cuda, other, ptxs []string
 	seen := map[string]bool{}
 	for _, l := range ls {
 		if l.cuda > 0 {
 			k := report.SourceLabel(l.file, l.cuda)
-			if !seen[k] {
-				seen[k] = true
-				cuda = append(cuda, strings.TrimPrefix(k, "line "))
+			switch {
+			case seen[k]:
+			case l.file == "":
+				cuda = append(cuda, fmt.Sprint(l.cuda))
+			default:
+				other = append(other, k) // strided.cuh:4, definition helpers line 3
 			}
+			seen[k] = true
 		} else {
 			ptxs = append(ptxs, fmt.Sprint(l.ptx[0]))
 		}
 	}
 	var parts []string
+	parts = append(parts, other...)
 	if len(cuda) == 1 {
 		parts = append(parts, "line "+cuda[0])
 	} else if len(cuda) > 1 {
