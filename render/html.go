@@ -958,7 +958,7 @@ func (w *htmlWriter) trace(rep *report.Report) error {
 	if rep.Trace.Truncated {
 		w.printf(` <span class="ks-dim">(recording stopped at the step limit)</span>`)
 	}
-	w.printf(`</div><div class="ks-stepview"></div></div>`)
+	w.printf(` <button class="ks-atline" disabled title="click a CUDA or PTX line in the Source section, then jump to the next recorded step at it">next step at a clicked line</button></div><div class="ks-stepview"></div></div>`)
 	// JSON inside a script element: escape "</" so the data cannot close it.
 	w.printf(`<script type="application/json" class="ks-trace-data">%s</script>`, strings.ReplaceAll(string(data), "</", `<\/`))
 	w.end()
