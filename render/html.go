@@ -293,44 +293,84 @@ func (m *lineMetrics) add(l report.LineStat) {
 	}
 }
 
-// metricHead is the header of the per-line metric columns.
-const metricHead = `<i title="warp-level executions">exec</i><i title="active lanes per execution">lanes</i><i title="global sectors per request (ideal in the line number's tooltip)">sec/rq</i><i title="shared-memory wavefronts">wavef</i><i title="stalled warp-cycles (timing model)">stall</i><b class="ks-heathead" title="share of the thread executions">heat</b>`
+// metricCols says which optional metric columns a view shows: those some line has a value in.
+type metricCols struct{ sectors, wavefronts, stalls bool }
+
+// colsOf finds the metric columns worth showing for the lines of a launch.
+func colsOf(lines []report.LineStat) metricCols {
+	var c metricCols
+	for _, l := range lines {
+		c.sectors = c.sectors || l.Requests > 0
+		c.wavefronts = c.wavefronts || l.Wavefronts > 0
+		c.stalls = c.stalls || l.StallCycles > 0
+	}
+	return c
+}
+
+// head is the header of the per-line metric columns.
+func (c metricCols) head() string {
+	h := `<i title="warp-level executions">exec</i><i title="active lanes per execution">lanes</i>`
+	if c.sectors {
+		h += `<i title="global sectors per request (the ideal is in the line number's tooltip)">sec/rq</i>`
+	}
+	if c.wavefronts {
+		h += `<i title="shared-memory wavefronts">wavef</i>`
+	}
+	if c.stalls {
+		h += `<i title="stalled warp-cycles (timing model)">stall</i>`
+	}
+	return h + `<b class="ks-heathead" title="share of the thread executions">heat</b>`
+}
 
 // cells writes the metric columns of one line and its heat bar (maxv: the
 // largest thread executions of the view); a line that never ran has none.
 // The full counters are the title of the line number.
-func (m *lineMetrics) cells(maxv int64) string {
+func (m *lineMetrics) cells(maxv int64, c metricCols) string {
 	if m == nil || m.warpExecs == 0 {
 		return ""
 	}
-	sr, wf, st := "", "", ""
-	var cls [3]string
-	if m.requests > 0 {
-		sr = fmt.Sprintf("%.1f", float64(m.sectors)/float64(m.requests))
-		if m.sectors > m.idealSectors {
-			cls[0] = ` class="x"`
-		}
-	}
-	if m.wavefronts > 0 {
-		wf = compact(m.wavefronts)
-		if m.wavefronts > m.idealWaves {
-			cls[1] = ` class="x"`
-		}
-	}
-	if m.stalls > 0 {
-		st = compact(m.stalls)
-	}
 	act := 100 * float64(m.threadExecs) / float64(32*m.warpExecs)
-	if act < 100 {
-		cls[2] = ` class="p"`
-	}
 	pct := 0.0
 	if maxv > 0 {
 		pct = 100 * float64(m.threadExecs) / float64(maxv)
 	}
 	// Short tags: a view has thousands of these cells (CSS: .ks-ln > i, .ks-ln > b).
-	return fmt.Sprintf(`<i>%s</i><i%s>%.0f%%</i><i%s>%s</i><i%s>%s</i><i>%s</i><b><b style="width:%.0f%%"></b></b>`,
-		compact(m.warpExecs), cls[2], act, cls[0], sr, cls[1], wf, st, pct)
+	var b strings.Builder
+	fmt.Fprintf(&b, `<i>%s</i>`, compact(m.warpExecs))
+	if act < 100 {
+		fmt.Fprintf(&b, `<i class="p">%.0f%%</i>`, act)
+	} else {
+		b.WriteString(`<i>100%</i>`)
+	}
+	if c.sectors {
+		switch {
+		case m.requests == 0:
+			b.WriteString(`<i></i>`)
+		case m.sectors > m.idealSectors:
+			fmt.Fprintf(&b, `<i class="x">%.1f</i>`, float64(m.sectors)/float64(m.requests))
+		default:
+			fmt.Fprintf(&b, `<i>%.1f</i>`, float64(m.sectors)/float64(m.requests))
+		}
+	}
+	if c.wavefronts {
+		switch {
+		case m.wavefronts == 0:
+			b.WriteString(`<i></i>`)
+		case m.wavefronts > m.idealWaves:
+			fmt.Fprintf(&b, `<i class="x">%s</i>`, compact(m.wavefronts))
+		default:
+			fmt.Fprintf(&b, `<i>%s</i>`, compact(m.wavefronts))
+		}
+	}
+	if c.stalls {
+		if m.stalls > 0 {
+			fmt.Fprintf(&b, `<i>%s</i>`, compact(m.stalls))
+		} else {
+			b.WriteString(`<i></i>`)
+		}
+	}
+	fmt.Fprintf(&b, `<b><b style="width:%.0f%%"></b></b>`, pct)
+	return b.String()
 }
 
 // title is the full counters of a line, for the tooltip of its number.
@@ -468,6 +508,7 @@ func (w *htmlWriter) source(rep *report.Report, opt Options) {
 		}
 	}
 	hintC, hintP := hintedLines(rep)
+	mc := colsOf(rep.Lines)
 	title := "Source · PTX"
 	if rep.SASS != "" && opt.shown("sass") {
 		title += " · SASS"
@@ -478,7 +519,7 @@ func (w *htmlWriter) source(rep *report.Report, opt Options) {
 	w.section("source", title, true)
 	w.printf(`<div class="ks-cols">`)
 	if rep.Source != "" && opt.shown("source") {
-		w.printf(`<div class="ks-col ks-cuda"><div class="ks-colhead"><span class="ks-src">CUDA · %s</span>%s</div><pre class="ks-code">`, esc(rep.SourceFile), metricHead)
+		w.printf(`<div class="ks-col ks-cuda"><div class="ks-colhead"><span class="ks-src">CUDA · %s</span>%s</div><pre class="ks-code">`, esc(rep.SourceFile), mc.head())
 		for i, line := range strings.Split(strings.TrimRight(rep.Source, "\n"), "\n") {
 			n := i + 1
 			cls := bugCUDA[n]
@@ -486,14 +527,14 @@ func (w *htmlWriter) source(rep *report.Report, opt Options) {
 				cls += " ks-hinted"
 			}
 			w.printf(`<div class="ks-ln%s" data-cl="%d"><span class="ks-no" title="%s">%d</span><span class="ks-src">%s</span>%s</div>`,
-				cls, n, esc(cudaM[n].title()), n, esc(line), cudaM[n].cells(maxCUDA))
+				cls, n, esc(cudaM[n].title()), n, esc(line), cudaM[n].cells(maxCUDA, mc))
 		}
 		w.printf(`</pre>`)
 		w.includedSources(rep, maxCUDA)
 		w.printf(`</div>`)
 	}
 	if opt.shown("ptx") {
-		w.printf(`<div class="ks-col ks-ptx"><div class="ks-colhead"><span class="ks-src">PTX <label class="ks-dim ks-small"><input type="checkbox" class="ks-noisetoggle"> .loc, comments</label></span>%s</div><pre class="ks-code">`, metricHead)
+		w.printf(`<div class="ks-col ks-ptx"><div class="ks-colhead"><span class="ks-src">PTX <label class="ks-dim ks-small"><input type="checkbox" class="ks-noisetoggle"> .loc, comments</label></span>%s</div><pre class="ks-code">`, mc.head())
 		lines := strings.Split(strings.TrimRight(rep.PTX, "\n"), "\n")
 		docs := map[string]string{}
 		others, skipTo := otherFunctions(lines, rep.Kernel), 0
@@ -541,7 +582,7 @@ func (w *htmlWriter) source(rep *report.Report, opt Options) {
 				nt = fmt.Sprintf(` title="%s"`, esc(m.title()))
 			}
 			w.printf(`<div class="%s" data-pl="%d" data-cl="%s"><span class="ks-no"%s>%d</span><span class="ks-src">%s</span>%s</div>`,
-				cls, n, esc(cl), nt, n, highlightPTX(line, docs), m.cells(maxExec))
+				cls, n, esc(cl), nt, n, highlightPTX(line, docs), m.cells(maxExec, mc))
 		}
 		w.printf(`</pre></div>`)
 		w.opDocs(docs)
