@@ -990,7 +990,7 @@ func (w *htmlWriter) trace(rep *report.Report) error {
 		return fmt.Errorf("encoding the trace: %w", err)
 	}
 	if cut {
-		w.printf(`<p class="ks-dim">The first %s of the %s recorded steps are embedded (a cell's output stays under its size budget); %%trace with fewer warps or a later start records the part you want.</p>`,
+		w.printf(`<p class="ks-dim">The first %s of the %s recorded steps are embedded (a cell's output stays under its size budget); %%trace warps=N (one warp) or a smaller %%trace steps=N records fewer.</p>`,
 			group(int64(len(tr.Steps))), group(int64(len(rep.Trace.Steps))))
 	}
 	w.printf(`<div class="ks-widget" data-steps="%d">`, len(tr.Steps))

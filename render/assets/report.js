@@ -117,14 +117,14 @@
       var cache = s.mem.cached ? ' · L1: ' + (s.mem.l1h || 0) + ' sector hit(s), ' + (s.mem.l1m || 0) + ' miss(es) · L2: ' + (s.mem.l2h || 0) + ' hit(s), ' + (s.mem.l2m || 0) + ' miss(es)' : '';
       var extra = s.mem.sp === "shared" ? (s.mem.wf > s.mem.ideal ? ' <b>(' + (s.mem.wf - s.mem.ideal) + ' bank-conflict wavefront(s))</b>' : '') : (s.mem.sec > s.mem.ideal ? ' <b>(' + (s.mem.sec - s.mem.ideal) + ' extra sector(s))</b>' : '');
       h.push('<div>' + esc(s.mem.sp) + ' access of ' + s.mem.b + ' bytes per lane' + (s.mem.sp === "shared" ? ' · ' + s.mem.wf + ' wavefront(s), ideal ' + s.mem.ideal : ' · ' + s.mem.sec + ' sector(s), ideal ' + s.mem.ideal) + extra + cache + '</div>');
-      h.push('<table class="ks-table"><tr><th>lane</th>');
+      h.push('<table class="ks-table ks-lanetab"><tr><th>lane</th>');
       for (var a = 0; a < 32; a++) h.push('<th>' + a + '</th>');
       h.push('</tr><tr><td>' + (s.mem.sp === "shared" ? "bank" : "sector") + '</td>');
       for (var b = 0; b < 32; b++) h.push('<td>' + (s.mem.u && s.mem.u[b] >= 0 ? s.mem.u[b] : "") + '</td>');
       h.push('</tr></table>');
     }
     if (s.wr && s.wr.length) {
-      h.push('<table class="ks-table"><tr><th>register</th>');
+      h.push('<table class="ks-table ks-lanetab"><tr><th>register</th>');
       for (var c = 0; c < 32; c++) h.push('<th>' + c + '</th>');
       h.push('</tr>');
       s.wr.forEach(function (w) {
