@@ -334,22 +334,23 @@ func (m *lineMetrics) cells(maxv int64, c metricCols) string {
 	if maxv > 0 {
 		pct = 100 * float64(m.threadExecs) / float64(maxv)
 	}
-	// Short tags: a view has thousands of these cells (CSS: .ks-ln > i, .ks-ln > b).
+	// Short tags: a view has thousands of these cells (CSS: .ks-ln > i, .ks-ln > b). The
+	// leading space keeps the numbers apart where a sanitiser drops the styles (untrusted notebooks).
 	var b strings.Builder
-	fmt.Fprintf(&b, `<i>%s</i>`, compact(m.warpExecs))
+	fmt.Fprintf(&b, `<i> %s</i>`, compact(m.warpExecs))
 	if act < 100 {
-		fmt.Fprintf(&b, `<i class="p">%.0f%%</i>`, act)
+		fmt.Fprintf(&b, `<i class="p"> %.0f%%</i>`, act)
 	} else {
-		b.WriteString(`<i>100%</i>`)
+		b.WriteString(`<i> 100%</i>`)
 	}
 	if c.sectors {
 		switch {
 		case m.requests == 0:
 			b.WriteString(`<i></i>`)
 		case m.sectors > m.idealSectors:
-			fmt.Fprintf(&b, `<i class="x">%.1f</i>`, float64(m.sectors)/float64(m.requests))
+			fmt.Fprintf(&b, `<i class="x"> %.1f</i>`, float64(m.sectors)/float64(m.requests))
 		default:
-			fmt.Fprintf(&b, `<i>%.1f</i>`, float64(m.sectors)/float64(m.requests))
+			fmt.Fprintf(&b, `<i> %.1f</i>`, float64(m.sectors)/float64(m.requests))
 		}
 	}
 	if c.wavefronts {
@@ -357,14 +358,14 @@ func (m *lineMetrics) cells(maxv int64, c metricCols) string {
 		case m.wavefronts == 0:
 			b.WriteString(`<i></i>`)
 		case m.wavefronts > m.idealWaves:
-			fmt.Fprintf(&b, `<i class="x">%s</i>`, compact(m.wavefronts))
+			fmt.Fprintf(&b, `<i class="x"> %s</i>`, compact(m.wavefronts))
 		default:
-			fmt.Fprintf(&b, `<i>%s</i>`, compact(m.wavefronts))
+			fmt.Fprintf(&b, `<i> %s</i>`, compact(m.wavefronts))
 		}
 	}
 	if c.stalls {
 		if m.stalls > 0 {
-			fmt.Fprintf(&b, `<i>%s</i>`, compact(m.stalls))
+			fmt.Fprintf(&b, `<i> %s</i>`, compact(m.stalls))
 		} else {
 			b.WriteString(`<i></i>`)
 		}
