@@ -60,65 +60,82 @@ func containsInt(s []int, v int) bool {
 }
 
 // idleWarpCycles is the warp-cycles lost to idle lanes in the code a branch
-// controls: the PTX lines a forward branch skips, or the loop body of a
-// backward branch, each weighted by its share of idle lanes.
+// controls, each line weighted by its share of idle lanes. The code a forward
+// branch controls runs from the branch to its reconvergence, found in the
+// counters: the first later line whose executions have as large a share of
+// their lanes active as the branch's (if, if-else and early exits alike); a backward branch controls
+// its loop body, from its target label.
 func idleWarpCycles(rep *report.Report, branches []int) float64 {
 	src := strings.Split(rep.PTX, "\n")
-	stat := map[int]report.LineStat{}
-	for _, l := range rep.Lines {
-		stat[l.PTXLine] = l
-	}
+	lines := append([]report.LineStat(nil), rep.Lines...)
+	sort.Slice(lines, func(i, j int) bool { return lines[i].PTXLine < lines[j].PTXLine })
 	var t float64
 	counted := map[int]bool{}
+	idle := func(l report.LineStat) {
+		if l.WarpExecs == 0 || counted[l.PTXLine] {
+			return
+		}
+		counted[l.PTXLine] = true
+		if active := float64(l.ThreadExecs) / float64(32*l.WarpExecs); active < 1 {
+			t += warpCycles(l) * (1 - active)
+		}
+	}
 	for _, b := range branches {
-		lo, hi, ok := branchRegion(src, b)
-		if !ok {
+		i := sort.Search(len(lines), func(i int) bool { return lines[i].PTXLine >= b })
+		if i == len(lines) || lines[i].PTXLine != b {
 			continue
 		}
-		for n := lo; n <= hi; n++ {
-			l, ok := stat[n]
-			if !ok || l.WarpExecs == 0 || counted[n] {
-				continue
+		br := lines[i]
+		if tl := labelLine(src, braTarget(src, b)); tl > 0 && tl < b {
+			for _, l := range lines {
+				if l.PTXLine >= tl && l.PTXLine <= b {
+					idle(l)
+				}
 			}
-			counted[n] = true
-			active := float64(l.ThreadExecs) / float64(32*l.WarpExecs)
-			if active < 1 {
-				t += warpCycles(l) * (1 - active)
+			continue
+		}
+		full := activeShare(br)
+		for _, l := range lines[i+1:] {
+			if l.WarpExecs > 0 && activeShare(l) >= full {
+				break
 			}
+			idle(l)
 		}
 	}
 	return t
 }
 
-// branchRegion finds the PTX lines a branch at line b (1-based) controls:
-// (b, target) for a forward branch, [target, b] for a backward one.
-func branchRegion(src []string, b int) (lo, hi int, ok bool) {
-	if b < 1 || b > len(src) {
-		return 0, 0, false
+// activeShare is the share of a line's lanes that were active over its executions.
+func activeShare(l report.LineStat) float64 {
+	if l.WarpExecs == 0 {
+		return 0
 	}
-	code := src[b-1]
-	if i := strings.Index(code, "//"); i >= 0 {
-		code = code[:i]
+	return float64(l.ThreadExecs) / float64(32*l.WarpExecs)
+}
+
+// braTarget is the label a bra at PTX line n jumps to ("" when the line is no bra).
+func braTarget(src []string, n int) string {
+	if n < 1 || n > len(src) {
+		return ""
 	}
+	code := strings.SplitN(src[n-1], "//", 2)[0]
 	f := strings.Fields(strings.NewReplacer(";", " ", ",", " ").Replace(code))
-	target := ""
 	for i, w := range f {
-		if strings.HasPrefix(w, "bra") && i+1 < len(f) {
-			target = f[i+1]
+		if (w == "bra" || strings.HasPrefix(w, "bra.")) && i+1 < len(f) {
+			return f[i+1]
 		}
 	}
-	if target == "" {
-		return 0, 0, false
-	}
+	return ""
+}
+
+// labelLine is the 1-based PTX line of label (0 when absent).
+func labelLine(src []string, label string) int {
 	for n, l := range src {
-		if strings.TrimSpace(strings.SplitN(l, "//", 2)[0]) == target+":" {
-			if n+1 > b {
-				return b + 1, n, true
-			}
-			return n + 1, b, true
+		if strings.TrimSpace(strings.SplitN(l, "//", 2)[0]) == label+":" {
+			return n + 1
 		}
 	}
-	return 0, 0, false
+	return 0
 }
 
 // setGain fills a hint's estimated gain from the warp-cycles its fix removes.

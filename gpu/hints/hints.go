@@ -30,6 +30,7 @@ const (
 	sectorsCritical     = 4.0  // sectors per ideal sector: efficiency below 25%
 	sectorsWarning      = 1.25 // efficiency below 80%
 	divergenceWarning   = 0.40 // fraction of a branch's executions that split the warp
+	idleShareFloor      = 0.05 // share of warp-cycles lost to idle lanes under a branch that splits each warp once, below which it is an idiom
 	occupancyCritical   = 25.0 // percent
 	occupancyWarning    = 50.0
 	minRequestsForRules = 1
@@ -284,7 +285,10 @@ func opWord(op string) string {
 // them. A branch is grouped with the others of its CUDA line (an unrolled loop
 // is one line). Silent on the idioms that cost next to nothing: warp-uniform
 // branches (never split), tail guards and single-lane work such as
-// `if (lane == 31)` or `if (tid == 0)` (at most one split per warp launched).
+// `if (lane == 31)` or `if (tid == 0)`: at most one split per warp launched,
+// over code whose idle lanes cost under 5% of the warp-cycles (issue slots
+// when the timing model is off). A branch that splits each warp once around
+// long paths (odd and even lanes doing different loops) is flagged.
 func divergenceRule(rep *report.Report) []report.Hint {
 	type br struct {
 		cuda, branches, divergent int64
@@ -312,21 +316,23 @@ func divergenceRule(rep *report.Report) []report.Hint {
 		b.ptx = append(b.ptx, l.PTXLine)
 	}
 	warps := int64(rep.Grid[0]*rep.Grid[1]*rep.Grid[2]) * int64((rep.Block[0]*rep.Block[1]*rep.Block[2]+31)/32)
+	total := totalWarpCycles(rep)
 	c := &cause{}
 	for _, b := range order {
 		f := float64(b.divergent) / float64(b.branches)
 		if f <= divergenceWarning {
 			continue
 		}
-		if warps > 0 && b.divergent <= warps {
-			continue // at most one split per warp: a guard or single-lane work
+		idle := idleWarpCycles(rep, b.ptx)
+		if warps > 0 && b.divergent <= warps && (total == 0 || idle < idleShareFloor*total) {
+			continue // at most one split per warp over little code: a guard or single-lane work
 		}
 		s := &site{row: report.MemInstruction{CUDALine: int(b.cuda), CUDAFile: b.file, PTXLine: b.ptx[0]}, ptxLines: b.ptx}
 		c.lines = append(c.lines, lineRef{cuda: s.row.CUDALine, file: b.file, ptx: b.ptx})
 		c.sev = Warning
 		c.evidence = append(c.evidence, at(s, fmt.Sprintf("%s of %s warp-level branch executions divergent (%.0f%%), %.1f splits per warp",
 			group(b.divergent), group(b.branches), 100*f, float64(b.divergent)/float64(max(warps, 1)))))
-		c.removed += idleWarpCycles(rep, b.ptx)
+		c.removed += idle
 	}
 	if len(c.lines) == 0 {
 		return nil

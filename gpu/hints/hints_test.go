@@ -334,3 +334,31 @@ func TestAttributeInlined(t *testing.T) {
 		t.Errorf("attributed across a basic block: %+v", r.Memory.Instructions[1])
 	}
 }
+
+// TestOneSplitPerWarpOverLongPaths: odd and even lanes running different loops
+// split each warp only once, but half the lanes idle through long code: a hint.
+func TestOneSplitPerWarpOverLongPaths(t *testing.T) {
+	r := clean()
+	r.Grid, r.Block = [3]int{1, 1, 1}, [3]int{128, 1, 1} // 4 warps
+	r.Memory = nil
+	r.PTX = "\n\n\n\n\n\n\n\n\n" + // lines 1-9
+		"\t@%p1 bra \t$L__BB0_2;\n" + // 10
+		"\tfma.rn.f32 \t%f1, %f1, 0f3F000000, 0f3F800000;\n" + // 11
+		"$L__BB0_2:\n" + // 12
+		"\tst.global.f32 \t[%rd1], %f1;\n" // 13
+	r.Lines = []report.LineStat{
+		{PTXLine: 10, CUDALine: 4, WarpExecs: 4, ThreadExecs: 128, Branches: 4, DivergentBranches: 4},
+		{PTXLine: 11, CUDALine: 5, WarpExecs: 32, ThreadExecs: 512}, // 8 iterations at half the lanes
+		{PTXLine: 13, CUDALine: 9, WarpExecs: 4, ThreadExecs: 128},
+	}
+	hs := Analyze(r, nil)
+	if len(hs) != 1 || hs[0].Rule != "warp-divergence" || hs[0].CUDALine != 4 {
+		t.Fatalf("want one divergence hint on line 4, got %+v", hs)
+	}
+	// The same split around one single-lane store is an idiom.
+	r.Lines[1] = report.LineStat{PTXLine: 11, CUDALine: 5, WarpExecs: 4, ThreadExecs: 4}
+	r.Lines = append(r.Lines, report.LineStat{PTXLine: 14, CUDALine: 10, WarpExecs: 400, ThreadExecs: 12800})
+	if hs := Analyze(r, nil); len(hs) != 0 {
+		t.Fatalf("single-lane store: want no hint, got %+v", hs)
+	}
+}
