@@ -309,17 +309,17 @@ func colsOf(lines []report.LineStat) metricCols {
 
 // head is the header of the per-line metric columns.
 func (c metricCols) head() string {
-	h := `<i title="warp-level executions">exec</i><i title="active lanes per execution">lanes</i>`
+	h := `<i title="warp-level executions"> exec</i><i title="active lanes per execution"> lanes</i>`
 	if c.sectors {
-		h += `<i title="global sectors per request (the ideal is in the line number's tooltip)">sec/rq</i>`
+		h += `<i title="global sectors per request (the ideal is in the line number's tooltip)"> sec/rq</i>`
 	}
 	if c.wavefronts {
-		h += `<i title="shared-memory wavefronts">wavef</i>`
+		h += `<i title="shared-memory wavefronts"> wavef</i>`
 	}
 	if c.stalls {
-		h += `<i title="stalled warp-cycles (timing model)">stall</i>`
+		h += `<i title="stalled warp-cycles (timing model)"> stall</i>`
 	}
-	return h + `<b class="ks-heathead" title="share of the thread executions">heat</b>`
+	return h + `<b class="ks-heathead" title="share of the thread executions"> heat</b>`
 }
 
 // cells writes the metric columns of one line and its heat bar (maxv: the
@@ -527,7 +527,7 @@ func (w *htmlWriter) source(rep *report.Report, opt Options) {
 			if hintC[n] {
 				cls += " ks-hinted"
 			}
-			w.printf(`<div class="ks-ln%s" data-cl="%d"><span class="ks-no" title="%s">%d</span><span class="ks-src">%s</span>%s</div>`,
+			w.printf(`<div class="ks-ln%s" data-cl="%d"><span class="ks-no" title="%s">%d </span><span class="ks-src">%s</span>%s</div>`,
 				cls, n, esc(cudaM[n].title()), n, esc(line), cudaM[n].cells(maxCUDA, mc))
 		}
 		w.printf(`</pre>`)
@@ -555,7 +555,7 @@ func (w *htmlWriter) source(rep *report.Report, opt Options) {
 			}
 			s, ok := stat[n]
 			if !ok && isNoisePTX(line) {
-				w.printf(`<div class="ks-ln ks-noise" data-pl="%d"><span class="ks-no">%d</span><span class="ks-src">%s</span></div>`, n, n, esc(line))
+				w.printf(`<div class="ks-ln ks-noise" data-pl="%d"><span class="ks-no">%d </span><span class="ks-src">%s</span></div>`, n, n, esc(line))
 				continue
 			}
 			var m *lineMetrics
@@ -582,7 +582,7 @@ func (w *htmlWriter) source(rep *report.Report, opt Options) {
 			if ok {
 				nt = fmt.Sprintf(` title="%s"`, esc(m.title()))
 			}
-			w.printf(`<div class="%s" data-pl="%d" data-cl="%s"><span class="ks-no"%s>%d</span><span class="ks-src">%s</span>%s</div>`,
+			w.printf(`<div class="%s" data-pl="%d" data-cl="%s"><span class="ks-no"%s>%d </span><span class="ks-src">%s</span>%s</div>`,
 				cls, n, esc(cl), nt, n, highlightPTX(line, docs), m.cells(maxExec, mc))
 		}
 		w.printf(`</pre></div>`)

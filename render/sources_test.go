@@ -99,7 +99,7 @@ func TestSourceViewShowsIncludedHeader(t *testing.T) {
 		}
 	}
 	// The PTX line of the load links to the header's line.
-	if !regexp.MustCompile(`data-pl="\d+" data-cl="s1:4"><span class="ks-no"[^>]*>\d+</span><span class="ks-src">\s*<span class="ks-op"[^>]*>ld\.global`).MatchString(page) {
+	if !regexp.MustCompile(`data-pl="\d+" data-cl="s1:4"><span class="ks-no"[^>]*>\d+ </span><span class="ks-src">\s*<span class="ks-op"[^>]*>ld\.global`).MatchString(page) {
 		t.Error("no PTX ld.global line links to s1:4")
 	}
 	// The cell's lines count only the cell's instructions, not the header's.

@@ -56,6 +56,11 @@ def main(paths):
                     problems.append("no display_data with text/html, text/plain and the JSON report")
                 if any("image/png" in d or "image/svg+xml" in d for d in datas):
                     problems.append("an image in the bundle (text front ends would open it)")
+                # Budgets of a cell's answer (issue 15): the whole output 250 KB, its HTML 150 KB.
+                size = len(json.dumps(outs))
+                html = sum(len("".join(d["text/html"]) if isinstance(d.get("text/html"), list) else d.get("text/html", "")) for d in datas)
+                if size > 250 * 1024 or html > 150 * 1024:
+                    problems.append("output %d KB (budget 250), HTML %d KB (budget 150)" % (size // 1024, html // 1024))
             if is_text_cell(src) and "raises-exception" not in tags:
                 datas = [o.get("data", {}) for o in outs if o["output_type"] == "display_data"]
                 if not any("text/plain" in d for d in datas):
