@@ -186,6 +186,11 @@ async function checkWidget(page, where) {
     return { n: ops.length, missing: missing.slice(0, 5) };
   });
   check(docs.n > 0 && docs.missing.length === 0, `${where}: all ${docs.n} PTX opcodes have their documentation on hover`, JSON.stringify(docs));
+  // The screenshot shows the first step where the warp runs with part of its lanes.
+  if (div >= 0) {
+    await report.locator("input.ks-step").fill(String(div + 1));
+    await report.locator("input.ks-step").dispatchEvent("change");
+  }
   await report.locator(".ks-widget").scrollIntoViewIfNeeded();
   await report.locator("details.ks-trace").screenshot({ path: path.join(SHOTS, `${SHOT_PREFIX}${where}-widget.png`) });
 }
