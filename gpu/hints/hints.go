@@ -518,7 +518,8 @@ func stallRules(rep *report.Report) []report.Hint {
 }
 
 // contendedAtomic is the average number of lanes per address above which a
-// warp's atomics serialise enough to matter.
+// warp's atomics serialise enough to matter (shared atomics: also
+// conflictWarning times the ideal wavefronts, same-address or same-bank).
 const contendedAtomic = 4.0
 
 // uniformAndAtomicRules flag global loads in which every lane reads one
@@ -551,14 +552,17 @@ func uniformAndAtomicRules(rep *report.Report) []report.Hint {
 				continue
 			}
 			r := float64(s.lanes) / float64(s.addresses)
-			if r < contendedAtomic {
-				continue
-			}
 			ev := fmt.Sprintf("%s lane updates on %s distinct addresses (%s lanes per address)", group(s.lanes), group(s.addresses), times(r))
 			removable := 1 - 1/r
+			waves := 0.0
 			if space == "shared" && s.idealWaves > 0 {
-				ev += fmt.Sprintf(", %s wavefronts, ideal %s", group(s.wavefronts), group(s.idealWaves))
-				removable = 1 - float64(s.idealWaves)/float64(max(s.wavefronts, 1))
+				// Shared atomics also serialise on addresses in one bank: their wavefronts say it all.
+				waves = float64(s.wavefronts) / float64(s.idealWaves)
+				ev += fmt.Sprintf(", %s wavefronts, ideal %s (%s×)", group(s.wavefronts), group(s.idealWaves), times(waves))
+				removable = 1 - 1/max(waves, 1)
+			}
+			if r < contendedAtomic && waves < conflictWarning {
+				continue
 			}
 			c.add(Warning, s, at(s, ev), removable, rep)
 		}
@@ -566,7 +570,10 @@ func uniformAndAtomicRules(rep *report.Report) []report.Hint {
 			continue
 		}
 		out = append(out, c.hint(rep, "memory", "contended-atomic", func(where string) string {
-			return fmt.Sprintf("Contended %s atomics on %s: several lanes of a warp update the same address and their updates are serialised. Aggregate within the warp first (e.g. __reduce_add_sync or __match_any_sync, or per-warp sub-histograms), then update once per warp or block.", space, where)
+			if space == "shared" {
+				return fmt.Sprintf("Serialised shared atomics on %s: a warp's updates take several wavefronts, because its lanes update the same address or addresses in the same bank (padding does not help lanes that share an address). Aggregate within the warp first (__match_any_sync, __reduce_add_sync) or give each warp its own copy of the counters, then combine once per block.", where)
+			}
+			return fmt.Sprintf("Contended global atomics on %s: several lanes of a warp update the same address and their updates are serialised. Aggregate within the warp or block first (__reduce_add_sync, a shared-memory copy), then update once per warp or block.", where)
 		}))
 	}
 	return out
