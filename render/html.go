@@ -181,34 +181,47 @@ func (w *htmlWriter) errors(rep *report.Report) {
 const topHints = 3
 
 // hints renders the top hints by estimated gain (gpu/hints ranks them), each
-// with its evidence, gain and lines; the others collapse under one line.
+// with its evidence, gain and lines. Open: at most topHints of those that have
+// an estimated gain or are warnings or worse; the rest (and informational notes
+// without a gain, such as a small grid) collapse under one line.
 func (w *htmlWriter) hints(rep *report.Report) {
 	hs := append([]report.Hint(nil), rep.Hints...)
 	hints.Rank(hs)
+	var open, rest []report.Hint
+	for _, h := range hs {
+		if len(open) < topHints && (h.GainCycles > 0 || h.Severity != hints.Info) {
+			open = append(open, h)
+		} else {
+			rest = append(rest, h)
+		}
+	}
 	title := "Hints · none"
 	switch {
-	case len(hs) > topHints:
-		title = fmt.Sprintf("Hints · top %d of %d by estimated gain", topHints, len(hs))
-	case len(hs) > 0:
-		title = fmt.Sprintf("Hints · %d", len(hs))
+	case len(open) > 0 && len(rest) > 0:
+		title = fmt.Sprintf("Hints · %d by estimated gain, %d more", len(open), len(rest))
+	case len(open) > 0:
+		title = fmt.Sprintf("Hints · %d", len(open))
+	case len(rest) > 0:
+		title = fmt.Sprintf("Hints · no problem with an estimated gain · %d note(s)", len(rest))
 	}
-	if len(hs) > 0 && hs[0].GainCycles > 0 {
-		title += fmt.Sprintf(" · the first saves ≈ %s cycles (%.0f%%)", group(hs[0].GainCycles), hs[0].GainPct)
+	if len(open) > 0 && open[0].GainCycles > 0 {
+		title += fmt.Sprintf(" · the first saves ≈ %s cycles (%.0f%%)", group(open[0].GainCycles), open[0].GainPct)
 	}
 	w.section("hints", title, true)
 	if len(hs) == 0 {
 		w.printf(`<p class="ks-dim">No performance problems found by the rules that ran.</p>`)
 	}
-	for i, h := range hs {
-		if i == topHints {
-			w.printf(`<details class="ks-more"><summary>%d more hint(s): %s</summary>`, len(hs)-topHints, esc(hintRules(hs[topHints:])))
-		}
+	for _, h := range open {
 		w.hint(rep, h)
 	}
-	if len(hs) > topHints {
+	if len(rest) > 0 {
+		w.printf(`<details class="ks-more"><summary>%d more: %s</summary>`, len(rest), esc(hintRules(rest)))
+		for _, h := range rest {
+			w.hint(rep, h)
+		}
 		w.printf(`</details>`)
 	}
-	if len(hs) > 0 {
+	if len(open) > 0 {
 		w.printf(`<p class="ks-dim ks-small" title="%s">Gains are estimates from this run's timing model (hover for how).</p>`, esc(hints.GainMethod))
 	}
 	w.end()
