@@ -1021,7 +1021,7 @@ func (w *htmlWriter) trace(rep *report.Report) error {
 }
 
 // traceBudget is the most bytes of trace JSON one report embeds.
-const traceBudget = 48 << 10
+const traceBudget = 40 << 10
 
 // embeddedTrace is the trace as the widget embeds it: its first steps, up to
 // traceBudget bytes of JSON; cut says whether steps were left out.
