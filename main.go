@@ -173,7 +173,8 @@ func cmdKernel(args []string, stderr io.Writer) error {
 	if *conn == "" {
 		return &usageError{"kernel: -f CONNECTION_FILE is required"}
 	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	log, closeLog := kernelLog(stderr)
+	defer closeLog()
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stop()
 	wd, _ := os.Getwd()
@@ -192,6 +193,20 @@ func cmdKernel(args []string, stderr io.Writer) error {
 		},
 	}
 	return kernel.Run(ctx, *conn, eng, info, log)
+}
+
+// kernelLog is the kernel's logger: warnings and errors on stderr (a front end
+// such as jupyter console shows the kernel's stderr in its terminal), or, when
+// KERNELSCOPE_LOG names a file, everything from info level on into that file.
+func kernelLog(stderr io.Writer) (*slog.Logger, func()) {
+	if path := os.Getenv("KERNELSCOPE_LOG"); path != "" {
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+		if err == nil {
+			return slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelInfo})), func() { _ = f.Close() }
+		}
+		fmt.Fprintf(stderr, "kernelscope: KERNELSCOPE_LOG: %v; logging warnings to stderr\n", err)
+	}
+	return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})), func() {}
 }
 
 // sourceInput reads a .cu or .ptx file.

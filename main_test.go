@@ -119,3 +119,27 @@ func TestRunDumpsBuffers(t *testing.T) {
 		t.Error("dumped c differs from the H200's output")
 	}
 }
+
+// TestKernelLogLevels: the kernel logs only warnings to stderr, and everything
+// from info level into the file KERNELSCOPE_LOG names.
+func TestKernelLogLevels(t *testing.T) {
+	var stderr strings.Builder
+	t.Setenv("KERNELSCOPE_LOG", "")
+	log, done := kernelLog(&stderr)
+	log.Info("kernel listening")
+	log.Warn("empty key")
+	done()
+	if strings.Contains(stderr.String(), "kernel listening") || !strings.Contains(stderr.String(), "empty key") {
+		t.Errorf("stderr got %q: want warnings only", stderr.String())
+	}
+	path := filepath.Join(t.TempDir(), "kernel.log")
+	t.Setenv("KERNELSCOPE_LOG", path)
+	stderr.Reset()
+	log, done = kernelLog(&stderr)
+	log.Info("kernel listening")
+	done()
+	b, err := os.ReadFile(path)
+	if err != nil || !strings.Contains(string(b), "kernel listening") || stderr.Len() != 0 {
+		t.Errorf("log file %q (%v), stderr %q", b, err, stderr.String())
+	}
+}

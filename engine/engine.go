@@ -10,6 +10,7 @@ import (
 	"github.com/kernelscope/kernelscope/gpu/report"
 	"html"
 	"log/slog"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -240,7 +241,7 @@ func (e *Engine) Execute(ctx context.Context, req kernel.ExecuteRequest, out ker
 			rep.Source = req.Code
 		}
 		capSource(rep)
-		bundle, err := render.Bundle(rep, render.Options{Show: spec.Show})
+		bundle, err := render.Bundle(rep, render.Options{Show: spec.Show, Requested: spec.Requested})
 		if err != nil {
 			return fmt.Errorf("rendering the report: %w", err)
 		}
@@ -443,28 +444,43 @@ func (e *Engine) Inspect(code string, cursor, detail int) (map[string]any, bool)
 // IsComplete reports whether braces and parentheses are balanced.
 func (e *Engine) IsComplete(code string) (string, string) { return magics.IsComplete(code) }
 
-// compare renders %compare.
+// compare renders %compare: the last two reports, or the named ones in the order given.
 func (e *Engine) compare(spec *magics.Spec, pub publisher) error {
 	e.mu.Lock()
-	var a, b *report.Report
+	var reps []*report.Report
+	var missing []string
 	switch len(spec.Compare) {
 	case 0:
 		if len(e.reports) >= 2 {
-			a, b = e.reports[len(e.reports)-2], e.reports[len(e.reports)-1]
+			reps = []*report.Report{e.reports[len(e.reports)-2], e.reports[len(e.reports)-1]}
 		}
-	case 2:
-		a, b = e.named[spec.Compare[0]], e.named[spec.Compare[1]]
+	default:
+		for _, n := range spec.Compare {
+			if r := e.named[n]; r != nil {
+				reps = append(reps, r)
+			} else {
+				missing = append(missing, strconv.Quote(n))
+			}
+		}
 	}
 	names := make([]string, 0, len(e.named))
 	for n := range e.named {
 		names = append(names, n)
 	}
 	e.mu.Unlock()
-	if a == nil || b == nil {
-		if len(spec.Compare) == 2 {
-			return &cellError{name: "MagicError", msg: fmt.Sprintf("%%compare: no reports named %q and %q (named reports: %s)", spec.Compare[0], spec.Compare[1], strings.Join(names, ", "))}
+	sort.Strings(names)
+	if len(missing) > 0 {
+		known := strings.Join(names, ", ")
+		if known == "" {
+			known = "none yet: name a report with %name NAME in its cell"
 		}
+		return &cellError{name: "MagicError", msg: fmt.Sprintf("%%compare: no report named %s (named reports: %s)", strings.Join(missing, ", "), known)}
+	}
+	if len(reps) < 2 {
 		return &cellError{name: "MagicError", msg: "%compare needs two earlier reports: run two kernels first (or name them with %name and give the names)"}
 	}
-	return pub.display(render.Compare(a, b), "")
+	if spec.CompareMarkdown {
+		return pub.display(render.CompareMarkdown(reps), "")
+	}
+	return pub.display(render.CompareN(reps), "")
 }

@@ -2,14 +2,18 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/kernelscope/kernelscope/gpu/report"
 	"github.com/kernelscope/kernelscope/kernel"
 	"github.com/kernelscope/kernelscope/render"
 )
@@ -116,10 +120,14 @@ func TestCUDACellAnswersWithReport(t *testing.T) {
 		t.Fatalf("expected one display_data, got %d", len(r.displays))
 	}
 	d := r.displays[0]
-	for _, mime := range []string{render.MIMEHTML, render.MIMEText, render.MIMEReport, render.MIMEPNG} {
+	for _, mime := range []string{render.MIMEHTML, render.MIMEText, render.MIMEReport} {
 		if d[mime] == nil {
 			t.Errorf("bundle lacks %s", mime)
 		}
+	}
+	// No image of its own: jupyter console would open it in a viewer for every cell.
+	if d[render.MIMEPNG] != nil || d[render.MIMESVG] != nil {
+		t.Error("the bundle carries an image")
 	}
 	text := d[render.MIMEText].(string)
 	// c = a + b with a = 0,1,2,... and b = 1: the first outputs are 1 2 3.
@@ -272,6 +280,41 @@ func TestCompareNeedsTwoReports(t *testing.T) {
 	if len(r.displays) != 1 || !strings.Contains(r.displays[0][render.MIMEText].(string), "thread-instructions") {
 		t.Fatalf("compare output: %+v", r.displays)
 	}
+	if _, err := run(t, e, "%compare one nobody"); err == nil || !strings.Contains(err.Error(), `"nobody"`) {
+		t.Errorf("an unknown name: %v", err)
+	}
+}
+
+// TestCompareThreeMarkdown: %compare of three named reports, as a Markdown
+// table with kernel-only cycles, µs and speed-up, and as JSON.
+func TestCompareThreeMarkdown(t *testing.T) {
+	needClang(t)
+	e := newEngine(t)
+	for _, c := range []struct{ name, block string }{{"b256", "256"}, {"b128", "128"}, {"b64", "64"}} {
+		if _, err := run(t, e, "%name "+c.name+"\n%block "+c.block+"\n"+vectorAdd); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := run(t, e, "%compare --markdown b256 b128 b64")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.displays) != 1 {
+		t.Fatalf("%d displays", len(r.displays))
+	}
+	md, _ := r.displays[0][render.MIMEMarkdown].(string)
+	for _, want := range []string{"| metric | b256 | b128 | b64 |", "| kernel cycles (model) (cycles) |", "| kernel time (µs) |", "| speed-up vs b256 |", "| block | 256 | **128** | **64** |", "| occupancy (%) |"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+	js, ok := r.displays[0][render.MIMECompare].(map[string]any)
+	if !ok || len(js["reports"].([]any)) != 3 {
+		t.Fatalf("compare JSON: %#v", r.displays[0][render.MIMECompare])
+	}
+	if r.displays[0][render.MIMEHTML] != nil {
+		t.Error("--markdown shows the Markdown table, not the HTML one")
+	}
 }
 
 func TestSilentPublishesNothing(t *testing.T) {
@@ -335,4 +378,63 @@ func TestPrintfGoesToStdout(t *testing.T) {
 	if len(r.streams) != 1 || r.streams[0] != "lane 0\nlane 1\n" {
 		t.Fatalf("streams %q", r.streams)
 	}
+}
+
+// TestHistogramHintAgreesWithMemoryTable: the 1-D shared histogram's atomics
+// get one contended-atomic hint (no padding advice) on their CUDA line, and its
+// wavefronts are the numbers the Memory table's shared-atomics row shows.
+func TestHistogramHintAgreesWithMemoryTable(t *testing.T) {
+	needClang(t)
+	e := newEngine(t)
+	r, err := run(t, e, "%sample histogram_atomics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.displays) != 1 {
+		t.Fatalf("%d displays", len(r.displays))
+	}
+	js, _ := json.Marshal(r.displays[0][render.MIMEReport])
+	var rep report.Report
+	if err := json.Unmarshal(js, &rep); err != nil {
+		t.Fatal(err)
+	}
+	var atom *report.MemInstruction
+	for i, m := range rep.Memory.Instructions {
+		if m.Space == "shared" && m.Op == "atom" {
+			atom = &rep.Memory.Instructions[i]
+		}
+	}
+	if atom == nil || atom.CUDALine != 12 {
+		t.Fatalf("the shared atomic's memory row has no CUDA line 12: %+v", atom)
+	}
+	var hs []report.Hint
+	for _, h := range rep.Hints {
+		if h.Category == "memory" {
+			hs = append(hs, h)
+		}
+		if strings.Contains(h.Message, "[32][33]") {
+			t.Errorf("padding advice for a 1-D histogram: %s", h.Message)
+		}
+	}
+	if len(hs) != 1 || hs[0].Rule != "contended-atomic" || hs[0].CUDALine != 12 || hs[0].GainCycles <= 0 {
+		t.Fatalf("want one contended-atomic hint on line 12 with a gain, got %+v", hs)
+	}
+	want := fmt.Sprintf("%s wavefronts, ideal %s", groupInt(atom.Wavefronts), groupInt(atom.IdealWavefronts))
+	if !strings.Contains(hs[0].Evidence, want) {
+		t.Errorf("hint evidence %q lacks the memory row's %q", hs[0].Evidence, want)
+	}
+	h := r.displays[0][render.MIMEHTML].(string)
+	row := fmt.Sprintf("<td>shared atomics</td><td>%s (ideal %s)</td>", groupInt(atom.Wavefronts), groupInt(atom.IdealWavefronts))
+	if !strings.Contains(h, row) {
+		t.Errorf("the Memory table lacks %q", row)
+	}
+}
+
+// groupInt writes n with thousands separators, as the report does.
+func groupInt(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

@@ -89,7 +89,7 @@ func (e *Engine) runProgram(ctx context.Context, spec *magics.Spec, req kernel.E
 		rep := l.Report
 		rep.Source = req.Code
 		capSource(rep)
-		b, err := render.Bundle(rep, render.Options{Show: spec.Show})
+		b, err := render.Bundle(rep, render.Options{Show: spec.Show, Requested: spec.Requested})
 		if err != nil {
 			return fmt.Errorf("rendering launch %d: %w", l.Index+1, err)
 		}

@@ -23,7 +23,8 @@ func TestDescribeError(t *testing.T) {
 		{fmt.Errorf("wrapped: %w", namedErr{tb: []string{"a", "b"}}), "CompileError", "a|b"},
 		{namedErr{tb: []string{}}, "CompileError", "cell line 3: bad|second line"},
 		{interruptedError{}, "KeyboardInterrupt", "KeyboardInterrupt: interrupted"},
-		{panicError{value: "boom", stack: "goroutine 1\nmain.go:1\n"}, "InternalError", "internal error: boom|goroutine 1|main.go:1"},
+		// The stack (KernelScope's own files) goes to the log, never into the cell.
+		{panicError{value: "boom", stack: "goroutine 1\nmain.go:1\n"}, "InternalError", "internal error: boom|This is a bug in KernelScope, not in the cell; the kernel keeps running. The stack is in the kernel's log (stderr, or the file KERNELSCOPE_LOG names): please report it with the cell."},
 	}
 	for _, c := range cases {
 		e := describeError(c.err)

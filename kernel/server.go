@@ -707,9 +707,11 @@ func (p panicError) Error() string { return fmt.Sprintf("internal error: %v", p.
 // ErrorName returns "InternalError".
 func (panicError) ErrorName() string { return "InternalError" }
 
-// Traceback returns the message and the goroutine stack.
+// Traceback returns the message and what to do: the goroutine stack cites
+// KernelScope's own source files, which the notebook's user does not have, so
+// it goes to the kernel's log (runCell), not to the cell.
 func (p panicError) Traceback() []string {
-	return append([]string{p.Error()}, strings.Split(strings.TrimRight(p.stack, "\n"), "\n")...)
+	return []string{p.Error(), "This is a bug in KernelScope, not in the cell; the kernel keeps running. The stack is in the kernel's log (stderr, or the file KERNELSCOPE_LOG names): please report it with the cell."}
 }
 
 // runCell runs the engine on req in its own goroutine, cancellable by interrupt;
@@ -730,8 +732,9 @@ func (s *server) runCell(ctx context.Context, req ExecuteRequest, pub Publisher,
 	go func() {
 		defer func() {
 			if r := recover(); r != nil {
-				s.log.Error("engine panicked", "panic", r)
-				done <- panicError{value: r, stack: string(debug.Stack())}
+				stack := string(debug.Stack())
+				s.log.Error("engine panicked", "panic", r, "stack", stack)
+				done <- panicError{value: r, stack: stack}
 			}
 		}()
 		done <- s.eng.Execute(cellCtx, req, pub)

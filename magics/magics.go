@@ -82,7 +82,7 @@ type Spec struct {
 	Help        bool   // %help
 	LsMagic     bool   // %lsmagic
 	Compare     []string
-	Compared    bool // %compare was given (with zero or two names)
+	Compared    bool // %compare was given (with no names or two or more)
 	Name        string
 	Checks      []string // correctness checks on (check.go): race, init, sync, order
 	Expect      []string // %expect expressions of this cell
@@ -92,6 +92,12 @@ type Spec struct {
 	Define      string     // %%cuda_define NAME: the cell is a kept definition (multifile.go)
 	ListDefines bool       // %defines
 	Undefine    []string   // %undefine NAME...
+
+	// Requested holds the sections a %show in force named: their charts are drawn
+	// even where they say little (render.Options.Requested).
+	Requested map[string]bool
+	// CompareMarkdown is %compare --markdown: the comparison as a Markdown table.
+	CompareMarkdown bool
 }
 
 // Error is a bad magic: its cell line (1-based; 0 when not from a cell), the
@@ -138,6 +144,7 @@ type defaults struct {
 	flags    []string
 	trace    Trace
 	show     map[string]bool
+	asked    map[string]bool // sections a %show named (and no later %hide)
 	budget   int64
 	timing   bool
 	checks   []string
@@ -174,6 +181,10 @@ func (d defaults) clone() defaults {
 	c.show = make(map[string]bool, len(d.show))
 	for k, v := range d.show {
 		c.show[k] = v
+	}
+	c.asked = make(map[string]bool, len(d.asked))
+	for k, v := range d.asked {
+		c.asked[k] = v
 	}
 	c.launch = d.launch.Clone()
 	c.symbols = append([]Symbol(nil), d.symbols...)
@@ -291,6 +302,7 @@ func (s *State) Parse(cell string) (*Spec, error) {
 	}
 	spec.Arch, spec.Grid, spec.Block, spec.Launch = d.arch, d.grid, d.block, d.withLaunchSettings()
 	spec.Compiler, spec.Flags, spec.Trace, spec.Show = d.compiler, d.flags, d.trace, d.show
+	spec.Requested = d.asked
 	spec.Budget, spec.Timing = d.budget, d.timing
 	spec.Checks = d.checks
 	return spec, nil
@@ -417,6 +429,14 @@ func applyMagic(n int, line string, d *defaults, spec *Spec) error {
 		}
 		for _, s := range secs {
 			d.show[s] = name == "%show"
+			if d.asked == nil {
+				d.asked = map[string]bool{}
+			}
+			if name == "%show" && !strings.EqualFold(strings.TrimSpace(arg), "all") {
+				d.asked[s] = true
+			} else {
+				delete(d.asked, s)
+			}
 		}
 	case "%budget":
 		b, err := parseBudget(arg)
@@ -485,14 +505,22 @@ func applyMagic(n int, line string, d *defaults, spec *Spec) error {
 		}
 		spec.Undefine = append(spec.Undefine, f...)
 	case "%compare":
-		f := strings.Fields(arg)
-		if len(f) != 0 && len(f) != 2 {
-			return fail("expected no names (the last two reports) or two report names, found %q", arg)
-		}
-		for _, x := range f {
+		var f []string
+		for _, x := range strings.Fields(arg) {
+			if x == "--markdown" {
+				spec.CompareMarkdown = true
+				continue
+			}
+			if strings.HasPrefix(x, "-") {
+				return fail("unknown option %q (the option is --markdown)", x)
+			}
 			if !validName(x) {
 				return fail("%q is not a report name (letters, digits, _ . -)", x)
 			}
+			f = append(f, x)
+		}
+		if len(f) == 1 {
+			return fail("expected no names (the last two reports) or two or more report names, found only %q", f[0])
 		}
 		spec.Compare, spec.Compared = f, true
 	case "%program":
@@ -506,9 +534,49 @@ func applyMagic(n int, line string, d *defaults, spec *Spec) error {
 		}
 		spec.Name = arg
 	default:
+		if near := nearestMagic(name); near != "" {
+			return fail("unknown magic; did you mean %s? valid magics: %s", near, strings.Join(Names(), " "))
+		}
 		return fail("unknown magic; valid magics: %s", strings.Join(Names(), " "))
 	}
 	return nil
+}
+
+// nearestMagic is the known magic closest to name (at most two edits, or one
+// the name starts with), or "" when none is that close.
+func nearestMagic(name string) string {
+	best, bestD := "", 3
+	for _, n := range Names() {
+		d := editDistance(strings.ToLower(name), n)
+		if d < bestD || d == bestD && best == "" {
+			best, bestD = n, d
+		}
+	}
+	if bestD <= 2 && len(name) > 2 {
+		return best
+	}
+	return ""
+}
+
+// editDistance is the Levenshtein distance between a and b (bytes).
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := prev[j-1]
+			if a[i-1] != b[j-1] {
+				c++
+			}
+			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 func asError(err error, target **Error) bool {

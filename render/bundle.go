@@ -7,8 +7,10 @@ package render
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/kernelscope/kernelscope/gpu/report"
 	"strings"
+
+	"github.com/kernelscope/kernelscope/gpu/hints"
+	"github.com/kernelscope/kernelscope/gpu/report"
 
 	"github.com/kernelscope/kernelscope/render/chart"
 )
@@ -31,7 +33,12 @@ type Options struct {
 	Show map[string]bool
 	// ID makes element ids unique on a page holding several reports.
 	ID string
+	// Requested marks the sections a %show named: their charts are drawn even
+	// when they say little (occupancy charts at 100% occupancy, the timeline).
+	Requested map[string]bool
 }
+
+func (o Options) requested(section string) bool { return o.Requested[section] }
 
 func (o Options) shown(section string) bool {
 	if o.Show == nil {
@@ -41,14 +48,20 @@ func (o Options) shown(section string) bool {
 	return !ok || v
 }
 
-// Bundle renders a report into a Jupyter MIME bundle: HTML, plain text, the
-// JSON report and, when there is a chart, a PNG of it.
+// Bundle renders a report into a Jupyter MIME bundle: HTML, plain text and
+// the JSON report. No image goes in the bundle itself: a front end that cannot
+// show HTML (jupyter console) would open it in an image viewer for every cell;
+// the charts that say something are inline SVG inside the HTML.
 func Bundle(rep *report.Report, opt Options) (map[string]any, error) {
 	if opt.ID == "" {
 		opt.ID = newID()
 	}
-	// The HTML inlines the SVGs; only one PNG ships (below), so only that one is encoded.
-	drawn := drawCharts(rep, chart.WithoutPNG())
+	// Only the charts the HTML shows are drawn (drawing is most of a report's rendering time).
+	want := chartSet{
+		occupancy: opt.shown("occupancy") && rep.Occupancy != nil && (opt.requested("occupancy") || rep.Occupancy.OccupancyPct < 100),
+		timing:    opt.shown("timeline") && opt.requested("timeline"),
+	}
+	drawn := drawSelected(rep, want, chart.WithoutPNG())
 	html, err := HTML(rep, reportCharts(drawn), opt)
 	if err != nil {
 		return nil, err
@@ -73,20 +86,11 @@ func Bundle(rep *report.Report, opt Options) (map[string]any, error) {
 	if err := json.Unmarshal(js, &raw); err != nil {
 		return nil, fmt.Errorf("encoding the report: %w", err)
 	}
-	b := map[string]any{
+	return map[string]any{
 		MIMEHTML:   html,
 		MIMEText:   Text(rep),
 		MIMEReport: raw,
-	}
-	// The PNG goes in even when the section is hidden: front ends show the HTML,
-	// and consumers that cannot render HTML still get a picture.
-	for i := range drawn {
-		if err := drawn[i].EncodePNG(); err == nil && len(drawn[i].PNG) > 0 {
-			b[MIMEPNG] = drawn[i].PNG
-			break
-		}
-	}
-	return b, nil
+	}, nil
 }
 
 // Text is the plain-text summary for terminals (jupyter console) and logs.
@@ -108,11 +112,22 @@ func Text(rep *report.Report) string {
 			m.GlobalLoadRequests, m.GlobalLoadSectors, m.GlobalStoreRequests, m.GlobalStoreSectors,
 			m.SharedLoadWavefronts, m.SharedStoreWavefronts, m.SharedLoadBankConflicts, m.SharedStoreBankConflicts)
 	}
+	if t := rep.Timing; t != nil {
+		fmt.Fprintf(&b, "timing: ~%s cycles = %s kernel + %s launch overhead%s\n", group(t.Cycles), group(t.KernelCycles), group(t.LaunchCycles), microseconds(rep.Arch, t.KernelCycles))
+	}
 	b.WriteString(correctnessText(rep))
-	for _, h := range rep.Hints {
+	hs := append([]report.Hint(nil), rep.Hints...)
+	hints.Rank(hs)
+	for _, h := range hs {
 		fmt.Fprintf(&b, "[%s] %s", h.Severity, h.Message)
 		if h.CUDALine > 0 {
 			fmt.Fprintf(&b, " (%s)", report.SourceLabel(h.CUDAFile, h.CUDALine))
+		}
+		if h.GainCycles > 0 {
+			fmt.Fprintf(&b, " Saves ~%s cycles (%.1f%%, estimated).", group(h.GainCycles), h.GainPct)
+		}
+		if h.Evidence != "" {
+			fmt.Fprintf(&b, " Evidence: %s.", h.Evidence)
 		}
 		b.WriteByte('\n')
 	}

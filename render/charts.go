@@ -18,8 +18,19 @@ func Charts(rep *report.Report) []report.Chart {
 
 // drawCharts draws the report's charts (as Charts says) with opts.
 func drawCharts(rep *report.Report, opts ...chart.Option) []chart.Chart {
-	out := occupancyCharts(rep, opts)
-	if t := rep.Timing; t != nil {
+	return drawSelected(rep, chartSet{occupancy: true, timing: true}, opts...)
+}
+
+// chartSet selects the charts to draw.
+type chartSet struct{ occupancy, timing bool }
+
+// drawSelected draws the charts of the set with opts.
+func drawSelected(rep *report.Report, set chartSet, opts ...chart.Option) []chart.Chart {
+	var out []chart.Chart
+	if set.occupancy {
+		out = occupancyCharts(rep, opts)
+	}
+	if t := rep.Timing; t != nil && set.timing {
 		if c, err := chart.StallChart(t.PerIssue, opts...); err == nil {
 			out = append(out, c)
 		}

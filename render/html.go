@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kernelscope/kernelscope/gpu/arch"
+	"github.com/kernelscope/kernelscope/gpu/hints"
 	"github.com/kernelscope/kernelscope/gpu/ptx"
 )
 
@@ -31,7 +33,9 @@ func newID() string {
 	return "ks" + hex.EncodeToString(b[:])
 }
 
-// HTML renders the whole report as one self-contained fragment.
+// HTML renders the whole report as one self-contained fragment: the summary
+// line, errors, correctness findings, the top hints and the source view open;
+// every other section collapsed under one line that states its headline number.
 func HTML(rep *report.Report, charts []report.Chart, opt Options) (string, error) {
 	if opt.ID == "" {
 		opt.ID = newID()
@@ -56,10 +60,10 @@ func HTML(rep *report.Report, charts []report.Chart, opt Options) (string, error
 		w.memory(rep)
 	}
 	if opt.shown("occupancy") && rep.Occupancy != nil {
-		w.occupancy(rep, charts)
+		w.occupancy(rep, charts, opt.requested("occupancy") || rep.Occupancy.OccupancyPct < 100)
 	}
 	if opt.shown("timeline") && rep.Simulated {
-		w.timing(rep, charts)
+		w.timing(rep, charts, opt.requested("timeline"))
 	}
 	if opt.shown("trace") && rep.Simulated {
 		if err := w.trace(rep); err != nil {
@@ -70,7 +74,7 @@ func HTML(rep *report.Report, charts []report.Chart, opt Options) (string, error
 		w.outputs(rep)
 	}
 	if len(rep.Notes) > 0 {
-		w.section("notes", "Notes", true)
+		w.section("notes", fmt.Sprintf("Notes · %d: %s", len(rep.Notes), clip(rep.Notes[0], 90)), false)
 		w.printf("<ul>")
 		for _, n := range rep.Notes {
 			w.printf("<li>%s</li>", esc(n))
@@ -81,6 +85,15 @@ func HTML(rep *report.Report, charts []report.Chart, opt Options) (string, error
 	w.printf("<script>%s</script>", strings.ReplaceAll(reportJS, "__KSID__", opt.ID))
 	w.printf("</div>")
 	return w.b.String(), nil
+}
+
+// clip shortens s to at most n runes, with an ellipsis when cut.
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
 }
 
 type htmlWriter struct {
@@ -164,112 +177,429 @@ func (w *htmlWriter) errors(rep *report.Report) {
 	w.printf("</div>")
 }
 
+// topHints is how many hints the report shows open; the rest are one line away.
+const topHints = 3
+
+// hints renders the top hints by estimated gain (gpu/hints ranks them), each
+// with its evidence, gain and lines. Open: at most topHints of those that have
+// an estimated gain or are warnings or worse; the rest (and informational notes
+// without a gain, such as a small grid) collapse under one line.
 func (w *htmlWriter) hints(rep *report.Report) {
-	w.section("hints", fmt.Sprintf("Hints (%d)", len(rep.Hints)), true)
-	if len(rep.Hints) == 0 {
+	hs := append([]report.Hint(nil), rep.Hints...)
+	hints.Rank(hs)
+	var open, rest []report.Hint
+	for _, h := range hs {
+		if len(open) < topHints && (h.GainCycles > 0 || h.Severity != hints.Info) {
+			open = append(open, h)
+		} else {
+			rest = append(rest, h)
+		}
+	}
+	title := "Hints · none"
+	switch {
+	case len(open) > 0 && len(rest) > 0:
+		title = fmt.Sprintf("Hints · %d by estimated gain, %d more", len(open), len(rest))
+	case len(open) > 0:
+		title = fmt.Sprintf("Hints · %d", len(open))
+	case len(rest) > 0:
+		title = fmt.Sprintf("Hints · no problem with an estimated gain · %d note(s)", len(rest))
+	}
+	if len(open) > 0 && open[0].GainCycles > 0 {
+		title += fmt.Sprintf(" · the first saves ≈ %s cycles (%.0f%%)", group(open[0].GainCycles), open[0].GainPct)
+	}
+	w.section("hints", title, true)
+	if len(hs) == 0 {
 		w.printf(`<p class="ks-dim">No performance problems found by the rules that ran.</p>`)
 	}
-	for _, h := range rep.Hints {
-		w.printf(`<div class="ks-hint ks-%s"><span class="ks-sev">%s</span> %s`, esc(h.Severity), esc(h.Severity), esc(h.Message))
-		if h.Evidence != "" {
-			w.printf(` <span class="ks-dim">(%s)</span>`, esc(h.Evidence))
+	for _, h := range open {
+		w.hint(rep, h)
+	}
+	if len(rest) > 0 {
+		w.printf(`<details class="ks-more"><summary>%d more: %s</summary>`, len(rest), esc(hintRules(rest)))
+		for _, h := range rest {
+			w.hint(rep, h)
 		}
-		if h.CUDALine > 0 {
-			w.printf(` %s`, lineLink(rep, h.CUDAFile, h.CUDALine))
-		} else if h.PTXLine > 0 {
-			w.printf(` <a class="ks-link" data-pl="%d">PTX line %d</a>`, h.PTXLine, h.PTXLine)
-		}
-		w.printf("</div>")
+		w.printf(`</details>`)
+	}
+	if len(open) > 0 {
+		w.printf(`<p class="ks-dim ks-small" title="%s">Gains are estimates from this run's timing model (hover for how).</p>`, esc(hints.GainMethod))
 	}
 	w.end()
 }
 
-// source renders CUDA, PTX and SASS side by side with per-line counters.
+// hintRules lists the rules of hints, for the collapsed line of the rest.
+func hintRules(hs []report.Hint) string {
+	var r []string
+	for _, h := range hs {
+		r = append(r, h.Rule)
+	}
+	return strings.Join(r, ", ")
+}
+
+func (w *htmlWriter) hint(rep *report.Report, h report.Hint) {
+	w.printf(`<div class="ks-hint ks-%s"><span class="ks-sev">%s</span> %s`, esc(h.Severity), esc(h.Severity), esc(h.Message))
+	if h.GainCycles > 0 {
+		w.printf(` <b class="ks-gain">saves ≈ %s cycles (%.1f%%)</b>`, group(h.GainCycles), h.GainPct)
+	}
+	if h.Evidence != "" {
+		w.printf(` <span class="ks-dim">Evidence: %s.</span>`, esc(h.Evidence))
+	}
+	lines := h.CUDALines
+	if len(lines) == 0 && h.CUDALine > 0 {
+		lines = []int{h.CUDALine}
+	}
+	for _, l := range lines {
+		w.printf(` %s`, lineLink(rep, h.CUDAFile, l))
+	}
+	if len(lines) == 0 && h.PTXLine > 0 {
+		w.printf(` <a class="ks-link" data-pl="%d">PTX line %d</a>`, h.PTXLine, h.PTXLine)
+	}
+	w.printf("</div>")
+}
+
+// hintedLines are the CUDA (main source) and PTX lines the hints name.
+func hintedLines(rep *report.Report) (cuda, ptxl map[int]bool) {
+	cuda, ptxl = map[int]bool{}, map[int]bool{}
+	for _, h := range rep.Hints {
+		if h.Category == "latency" { // a symptom pinned to the line that stalls most, not a cause
+			continue
+		}
+		if h.CUDAFile == "" {
+			if h.CUDALine > 0 {
+				cuda[h.CUDALine] = true
+			}
+			for _, l := range h.CUDALines {
+				cuda[l] = true
+			}
+		}
+		if h.PTXLine > 0 {
+			ptxl[h.PTXLine] = true
+		}
+		for _, l := range h.PTXLines {
+			ptxl[l] = true
+		}
+	}
+	return cuda, ptxl
+}
+
+// lineMetrics are the counters of one line (a PTX line, or a CUDA line summed over its PTX lines).
+type lineMetrics struct {
+	warpExecs, threadExecs, requests, sectors, idealSectors, wavefronts, idealWaves, stalls, divergent int64
+	stallBy                                                                                            map[string]int64
+}
+
+func (m *lineMetrics) add(l report.LineStat) {
+	m.warpExecs += l.WarpExecs
+	m.threadExecs += l.ThreadExecs
+	m.requests += l.Requests
+	m.sectors += l.Sectors
+	m.idealSectors += l.IdealSectors
+	m.wavefronts += l.Wavefronts
+	m.idealWaves += l.IdealWavefronts
+	m.stalls += l.StallCycles
+	m.divergent += l.DivergentBranches
+	for k, v := range l.Stalls {
+		if m.stallBy == nil {
+			m.stallBy = map[string]int64{}
+		}
+		m.stallBy[k] += v
+	}
+}
+
+// metricCols says which optional metric columns a view shows: those some line has a value in.
+type metricCols struct{ sectors, wavefronts, stalls bool }
+
+// colsOf finds the metric columns worth showing for the lines of a launch.
+func colsOf(lines []report.LineStat) metricCols {
+	var c metricCols
+	for _, l := range lines {
+		c.sectors = c.sectors || l.Requests > 0
+		c.wavefronts = c.wavefronts || l.Wavefronts > 0
+		c.stalls = c.stalls || l.StallCycles > 0
+	}
+	return c
+}
+
+// head is the header of the per-line metric columns.
+func (c metricCols) head() string {
+	h := `<i title="warp-level executions"> exec</i><i title="active lanes per execution"> lanes</i>`
+	if c.sectors {
+		h += `<i title="global sectors per request (the ideal is in the line number's tooltip)"> sec/rq</i>`
+	}
+	if c.wavefronts {
+		h += `<i title="shared-memory wavefronts"> wavef</i>`
+	}
+	if c.stalls {
+		h += `<i title="stalled warp-cycles (timing model)"> stall</i>`
+	}
+	return h + `<b class="ks-heathead" title="share of the thread executions"> heat</b>`
+}
+
+// cells writes the metric columns of one line and its heat bar (maxv: the
+// largest thread executions of the view); a line that never ran has none.
+// The full counters are the title of the line number.
+func (m *lineMetrics) cells(maxv int64, c metricCols) string {
+	if m == nil || m.warpExecs == 0 {
+		return ""
+	}
+	act := 100 * float64(m.threadExecs) / float64(32*m.warpExecs)
+	pct := 0.0
+	if maxv > 0 {
+		pct = 100 * float64(m.threadExecs) / float64(maxv)
+	}
+	// Short tags: a view has thousands of these cells (CSS: .ks-ln > i, .ks-ln > b). The
+	// leading space keeps the numbers apart where a sanitiser drops the styles (untrusted notebooks).
+	var b strings.Builder
+	fmt.Fprintf(&b, `<i> %s</i>`, compact(m.warpExecs))
+	if act < 100 {
+		fmt.Fprintf(&b, `<i class="p"> %.0f%%</i>`, act)
+	} else {
+		b.WriteString(`<i> 100%</i>`)
+	}
+	if c.sectors {
+		switch {
+		case m.requests == 0:
+			b.WriteString(`<i></i>`)
+		case m.sectors > m.idealSectors:
+			fmt.Fprintf(&b, `<i class="x"> %.1f</i>`, float64(m.sectors)/float64(m.requests))
+		default:
+			fmt.Fprintf(&b, `<i> %.1f</i>`, float64(m.sectors)/float64(m.requests))
+		}
+	}
+	if c.wavefronts {
+		switch {
+		case m.wavefronts == 0:
+			b.WriteString(`<i></i>`)
+		case m.wavefronts > m.idealWaves:
+			fmt.Fprintf(&b, `<i class="x"> %s</i>`, compact(m.wavefronts))
+		default:
+			fmt.Fprintf(&b, `<i> %s</i>`, compact(m.wavefronts))
+		}
+	}
+	if c.stalls {
+		if m.stalls > 0 {
+			fmt.Fprintf(&b, `<i> %s</i>`, compact(m.stalls))
+		} else {
+			b.WriteString(`<i></i>`)
+		}
+	}
+	fmt.Fprintf(&b, `<b><b style="width:%.0f%%"></b></b>`, pct)
+	return b.String()
+}
+
+// title is the full counters of a line, for the tooltip of its number.
+func (m *lineMetrics) title() string {
+	if m == nil || m.warpExecs == 0 {
+		return "0 warp / 0 thread executions"
+	}
+	t := fmt.Sprintf("%s warp / %s thread executions, %.0f%% lanes active", group(m.warpExecs), group(m.threadExecs), 100*float64(m.threadExecs)/float64(32*m.warpExecs))
+	if m.divergent > 0 {
+		t += fmt.Sprintf(", %d divergent branches", m.divergent)
+	}
+	if m.requests > 0 {
+		t += fmt.Sprintf(", %.1f sectors/request (ideal %.1f)", float64(m.sectors)/float64(m.requests), float64(m.idealSectors)/float64(m.requests))
+	}
+	if m.wavefronts > 0 {
+		t += fmt.Sprintf(", %d wavefronts (ideal %d)", m.wavefronts, m.idealWaves)
+	}
+	if m.stalls > 0 {
+		t += fmt.Sprintf(", %s stalled warp-cycles (%s)", group(m.stalls), topStalls(m.stallBy, 3))
+	}
+	return t
+}
+
+// compact writes a count in at most five characters (999, 12.3k, 4.5M).
+func compact(n int64) string {
+	switch {
+	case n < 10000:
+		return fmt.Sprint(n)
+	case n < 1000000:
+		return fmt.Sprintf("%.1fk", float64(n)/1e3)
+	case n < 1000000000:
+		return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	}
+	return fmt.Sprintf("%.1fG", float64(n)/1e9)
+}
+
+// skipped is a run of PTX lines of a function other than the launched kernel.
+type skipped struct {
+	n    int
+	name string
+}
+
+// otherFunctions finds the functions of a PTX module other than kernel (and
+// the functions it calls: any .func stays): their first line (1-based) and
+// length, from the .entry line to the closing brace at the start of a line.
+func otherFunctions(lines []string, kernel string) map[int]skipped {
+	out := map[int]skipped{}
+	if kernel == "" {
+		return out
+	}
+	for i := 0; i < len(lines); i++ {
+		code := strings.TrimSpace(strings.SplitN(lines[i], "//", 2)[0])
+		j := strings.Index(code, ".entry ")
+		if j < 0 {
+			continue
+		}
+		name := strings.TrimSpace(code[j+len(".entry "):])
+		if k := strings.IndexAny(name, "( \t"); k >= 0 {
+			name = name[:k]
+		}
+		end := i
+		for end < len(lines) && !strings.HasPrefix(lines[end], "}") {
+			end++
+		}
+		if name != "" && end < len(lines) {
+			out[i+1] = skipped{n: end - i + 1, name: name}
+		}
+		i = end
+	}
+	// Hide the others only when the launched kernel is found by its PTX name
+	// (a C++ kernel's report may name it demangled: then nothing is hidden).
+	found := false
+	for k, v := range out {
+		disp := ptx.FuncName(v.name)
+		if targs, ok := ptx.TemplateArgs(v.name); ok {
+			disp += "<" + targs + ">"
+		}
+		if v.name == kernel || disp == kernel {
+			found = true
+			delete(out, k)
+		}
+	}
+	if !found {
+		return map[int]skipped{}
+	}
+	return out
+}
+
+// isNoisePTX reports whether a PTX line says nothing to a reader: .loc and
+// .file directives, comment-only lines, blank lines and clang's $L__tmp labels.
+func isNoisePTX(line string) bool {
+	t := strings.TrimSpace(line)
+	return t == "" || strings.HasPrefix(t, "//") || strings.HasPrefix(t, ".loc") || strings.HasPrefix(t, ".file") ||
+		strings.HasPrefix(t, "$L__tmp") || strings.HasPrefix(t, "$L__func_end") || strings.HasPrefix(t, "$L__func_begin")
+}
+
+// source renders CUDA, PTX and SASS side by side, each line with its metric
+// columns (executions, active lanes, sectors per request, wavefronts, stall
+// cycles, a heat bar); long lines wrap; PTX noise (.loc, comments) is hidden
+// until the toggle shows it; hinted and faulting lines are tinted.
 func (w *htmlWriter) source(rep *report.Report, opt Options) {
-	w.section("source", "Source · PTX", true)
 	stat := map[int]report.LineStat{}
 	cudaOf := map[int]int{}
 	var maxExec int64
+	cudaM := map[int]*lineMetrics{}
 	for _, l := range rep.Lines {
 		stat[l.PTXLine] = l
 		if l.ThreadExecs > maxExec {
 			maxExec = l.ThreadExecs
 		}
+		if l.CUDALine > 0 && l.CUDAFile == "" {
+			m := cudaM[l.CUDALine]
+			if m == nil {
+				m = &lineMetrics{}
+				cudaM[l.CUDALine] = m
+			}
+			m.add(l)
+		}
 	}
 	for pl, cl := range ptxToCUDA(rep) {
 		cudaOf[pl] = cl
 	}
-	cudaExec := map[int]int64{}
-	for _, l := range rep.Lines {
-		if l.CUDALine > 0 && l.CUDAFile == "" {
-			cudaExec[l.CUDALine] += l.ThreadExecs
-		}
-	}
 	otherCUDA := otherCUDAKeys(rep) // PTX lines of included headers and kept definitions (sources.go)
 	var maxCUDA int64
-	for _, v := range cudaExec {
-		maxCUDA = max(maxCUDA, v)
+	for _, v := range cudaM {
+		maxCUDA = max(maxCUDA, v.threadExecs)
 	}
 	bugCUDA, bugPTX := findingLines(rep)
+	for _, e := range rep.Errors {
+		if e.CUDALine > 0 {
+			bugCUDA[e.CUDALine] = " ks-bug"
+		}
+		if e.PTXLine > 0 {
+			bugPTX[e.PTXLine] = " ks-bug"
+		}
+	}
+	hintC, hintP := hintedLines(rep)
+	mc := colsOf(rep.Lines)
+	title := "Source · PTX"
+	if rep.SASS != "" && opt.shown("sass") {
+		title += " · SASS"
+	}
+	if len(hintC) > 0 {
+		title += fmt.Sprintf(" · %d hinted line(s) tinted", len(hintC))
+	}
+	w.section("source", title, true)
 	w.printf(`<div class="ks-cols">`)
 	if rep.Source != "" && opt.shown("source") {
-		w.printf(`<div class="ks-col ks-cuda"><div class="ks-colhead">CUDA · %s</div><pre class="ks-code">`, esc(rep.SourceFile))
+		w.printf(`<div class="ks-col ks-cuda"><div class="ks-colhead"><span class="ks-src">CUDA · %s</span>%s</div><pre class="ks-code">`, esc(rep.SourceFile), mc.head())
 		for i, line := range strings.Split(strings.TrimRight(rep.Source, "\n"), "\n") {
 			n := i + 1
-			w.printf(`<div class="ks-ln%s" data-cl="%d"><span class="ks-no">%d</span>%s<span class="ks-src">%s</span></div>`,
-				bugCUDA[n], n, n, heat(cudaExec[n], maxCUDA, fmt.Sprintf("%s thread executions", group(cudaExec[n]))), esc(line))
+			cls := bugCUDA[n]
+			if hintC[n] {
+				cls += " ks-hinted"
+			}
+			w.printf(`<div class="ks-ln%s" data-cl="%d"><span class="ks-no" title="%s">%d </span><span class="ks-src">%s</span>%s</div>`,
+				cls, n, esc(cudaM[n].title()), n, esc(line), cudaM[n].cells(maxCUDA, mc))
 		}
 		w.printf(`</pre>`)
 		w.includedSources(rep, maxCUDA)
 		w.printf(`</div>`)
 	}
 	if opt.shown("ptx") {
-		w.printf(`<div class="ks-col ks-ptx"><div class="ks-colhead">PTX</div><pre class="ks-code">`)
+		w.printf(`<div class="ks-col ks-ptx"><div class="ks-colhead"><span class="ks-src">PTX <label class="ks-dim ks-small"><input type="checkbox" class="ks-noisetoggle"> .loc, comments</label></span>%s</div><pre class="ks-code">`, mc.head())
 		lines := strings.Split(strings.TrimRight(rep.PTX, "\n"), "\n")
+		docs := map[string]string{}
+		others, skipTo := otherFunctions(lines, rep.Kernel), 0
 		for i, line := range lines {
 			n := i + 1
 			if strings.HasPrefix(strings.TrimSpace(line), ".section") && strings.Contains(line, ".debug") {
 				// DWARF sections are long and say nothing to a reader; the JSON report keeps the full PTX.
-				w.printf(`<div class="ks-ln ks-dim"><span class="ks-no">%d</span><span class="ks-src">… %d lines of debug sections not shown</span></div>`, n, len(lines)-i)
+				w.printf(`<div class="ks-ln ks-dim ks-noise"><span class="ks-no">%d</span><span class="ks-src">… %d lines of debug sections not shown</span></div>`, n, len(lines)-i)
 				break
 			}
+			if r, ok := others[n]; ok {
+				w.printf(`<div class="ks-ln ks-dim"><span class="ks-no">%d</span><span class="ks-src">… %d lines of %s (not launched) not shown</span></div>`, n, r.n, esc(r.name))
+				skipTo = n + r.n
+			}
+			if n < skipTo {
+				continue
+			}
 			s, ok := stat[n]
-			title := ""
-			var h string
+			if !ok && isNoisePTX(line) {
+				w.printf(`<div class="ks-ln ks-noise" data-pl="%d"><span class="ks-no">%d </span><span class="ks-src">%s</span></div>`, n, n, esc(line))
+				continue
+			}
+			var m *lineMetrics
 			if ok {
-				title = fmt.Sprintf("%s warp / %s thread executions", group(s.WarpExecs), group(s.ThreadExecs))
-				if s.WarpExecs > 0 {
-					title += fmt.Sprintf(", %.0f%% lanes active", 100*float64(s.ThreadExecs)/float64(32*s.WarpExecs))
-				}
-				if s.DivergentBranches > 0 {
-					title += fmt.Sprintf(", %d divergent branches", s.DivergentBranches)
-				}
-				if s.Requests > 0 {
-					title += fmt.Sprintf(", %.1f sectors/request (ideal %.1f)", float64(s.Sectors)/float64(s.Requests), float64(s.IdealSectors)/float64(s.Requests))
-				}
-				if s.Wavefronts > 0 {
-					title += fmt.Sprintf(", %d wavefronts (ideal %d)", s.Wavefronts, s.IdealWavefronts)
-				}
-				if s.StallCycles > 0 {
-					title += fmt.Sprintf(", %s stalled warp-cycles (%s)", group(s.StallCycles), topStalls(s.Stalls, 3))
-				}
-				h = heat(s.ThreadExecs, maxExec, title)
-			} else {
-				h = heat(0, 0, "")
+				m = &lineMetrics{}
+				m.add(s)
 			}
 			cl := strconv.Itoa(cudaOf[n])
 			if k, ok := otherCUDA[n]; ok {
 				cl = k
 			}
 			cls := "ks-ln"
+			if !ok && isNoisePTX(line) {
+				cls += " ks-noise"
+			}
 			if ok && (s.DivergentBranches > 0 || s.Sectors > s.IdealSectors || s.Wavefronts > s.IdealWavefronts) {
 				cls += " ks-warn"
 			}
+			if hintP[n] {
+				cls += " ks-hinted"
+			}
 			cls += bugPTX[n]
-			w.printf(`<div class="%s" data-pl="%d" data-cl="%s"><span class="ks-no">%d</span>%s<span class="ks-src">%s</span></div>`,
-				cls, n, esc(cl), n, h, highlightPTX(line))
+			nt := ""
+			if ok {
+				nt = fmt.Sprintf(` title="%s"`, esc(m.title()))
+			}
+			w.printf(`<div class="%s" data-pl="%d" data-cl="%s"><span class="ks-no"%s>%d </span><span class="ks-src">%s</span>%s</div>`,
+				cls, n, esc(cl), nt, n, highlightPTX(line, docs), m.cells(maxExec, mc))
 		}
 		w.printf(`</pre></div>`)
+		w.opDocs(docs)
 	}
 	if rep.SASS != "" && opt.shown("sass") {
 		w.printf(`<div class="ks-col ks-sass"><div class="ks-colhead">SASS</div><pre class="ks-code">`)
@@ -278,7 +608,11 @@ func (w *htmlWriter) source(rep *report.Report, opt Options) {
 		}
 		w.printf(`</pre></div>`)
 	}
-	w.printf(`</div><p class="ks-dim ks-small">Hover or click a line to see its partners. The bar before each line is its share of thread executions; hover it for the counters.</p>`)
+	w.printf(`</div>`)
+	if rep.SASS == "" && opt.requested("sass") {
+		w.printf(`<p class="ks-dim ks-small">No SASS: it needs nvcc and cuobjdump (CUDA toolkit), which this machine does not have; the PTX came from %s.</p>`, esc(rep.Toolchain))
+	}
+	w.printf(`<p class="ks-dim ks-small">Click a line to light its partner lines (and, with the trace open, to offer the next step there); hover an opcode for what it does, a bar for the line's counters.</p>`)
 	w.end()
 }
 
@@ -302,8 +636,11 @@ func heat(v, maxv int64, title string) string {
 	return fmt.Sprintf(`<span class="ks-heat" title="%s"><span style="width:%.0f%%"></span></span>`, esc(title), pct)
 }
 
-// highlightPTX colours one PTX line: directives, opcodes (with their manual summary), registers, numbers, comments.
-func highlightPTX(line string) string {
+// highlightPTX colours one PTX line: directives, opcodes, registers, numbers,
+// comments (short class names: a report has thousands of them). docs collects
+// the manual summary of each opcode met, written once per report (opDocs) and
+// shown on hover by the script.
+func highlightPTX(line string, docs map[string]string) string {
 	code, comment := line, ""
 	if i := strings.Index(line, "//"); i >= 0 {
 		code, comment = line[:i], line[i:]
@@ -319,35 +656,46 @@ func highlightPTX(line string) string {
 			b.WriteString(esc(tok))
 			continue
 		case strings.HasPrefix(tok, "."):
-			fmt.Fprintf(&b, `<span class="ks-dir">%s</span>`, esc(tok))
+			fmt.Fprintf(&b, `<span class="d">%s</span>`, esc(tok))
 		case strings.HasSuffix(tok, ":"):
-			fmt.Fprintf(&b, `<span class="ks-lbl">%s</span>`, esc(tok))
+			fmt.Fprintf(&b, `<span class="l">%s</span>`, esc(tok))
 		case strings.HasPrefix(tok, "@"):
-			fmt.Fprintf(&b, `<span class="ks-reg">%s</span>`, esc(tok))
+			fmt.Fprintf(&b, `<span class="r">%s</span>`, esc(tok))
 			continue
 		case first:
 			op := tok
 			if i := strings.IndexByte(op, '.'); i >= 0 {
 				op = op[:i]
 			}
-			title := ""
-			if d, ok := ptx.OpcodeDoc(op); ok {
-				title = d.Summary
+			if d, ok := ptx.OpcodeDoc(op); ok && docs != nil {
+				docs[op] = d.Summary
 			}
-			fmt.Fprintf(&b, `<span class="ks-op" title="%s">%s</span>`, esc(title), esc(tok))
+			fmt.Fprintf(&b, `<span class="ks-op" data-op="%s">%s</span>`, esc(op), esc(tok))
 		case strings.HasPrefix(tok, "%"):
-			fmt.Fprintf(&b, `<span class="ks-reg">%s</span>`, esc(tok))
+			fmt.Fprintf(&b, `<span class="r">%s</span>`, esc(tok))
 		case tok[0] >= '0' && tok[0] <= '9' || tok[0] == '-':
-			fmt.Fprintf(&b, `<span class="ks-num">%s</span>`, esc(tok))
+			fmt.Fprintf(&b, `<span class="n">%s</span>`, esc(tok))
 		default:
 			b.WriteString(esc(tok))
 		}
 		first = false
 	}
 	if comment != "" {
-		fmt.Fprintf(&b, `<span class="ks-com">%s</span>`, esc(comment))
+		fmt.Fprintf(&b, `<span class="c">%s</span>`, esc(comment))
 	}
 	return b.String()
+}
+
+// opDocs writes the opcode summaries a report's PTX uses, as JSON for the script's hover titles.
+func (w *htmlWriter) opDocs(docs map[string]string) {
+	if len(docs) == 0 {
+		return
+	}
+	data, err := json.Marshal(docs)
+	if err != nil {
+		return
+	}
+	w.printf(`<script type="application/json" class="ks-opdocs">%s</script>`, strings.ReplaceAll(string(data), "</", `<\/`))
 }
 
 // splitTokens splits PTX code into words and single punctuation characters, keeping whitespace.
@@ -380,13 +728,20 @@ func (w *htmlWriter) memory(rep *report.Report) {
 	if m == nil {
 		return
 	}
-	w.section("memory", "Memory", true)
+	aw, ai := sharedAtomicWavefronts(m)
+	w.section("memory", memoryHeadline(m, aw, ai), false)
 	w.printf(`<table class="ks-table"><tr><th></th><th>requests</th><th>sectors</th><th>sectors/request</th></tr>`)
 	w.printf(`<tr><td>global loads</td><td>%s</td><td>%s</td><td>%s</td></tr>`, group(m.GlobalLoadRequests), group(m.GlobalLoadSectors), ratio(m.GlobalLoadSectors, m.GlobalLoadRequests))
 	w.printf(`<tr><td>global stores</td><td>%s</td><td>%s</td><td>%s</td></tr></table>`, group(m.GlobalStoreRequests), group(m.GlobalStoreSectors), ratio(m.GlobalStoreSectors, m.GlobalStoreRequests))
 	w.printf(`<table class="ks-table"><tr><th></th><th>wavefronts</th><th>bank conflicts</th></tr>`)
 	w.printf(`<tr><td>shared loads</td><td>%s</td><td>%s</td></tr>`, group(m.SharedLoadWavefronts), group(m.SharedLoadBankConflicts))
-	w.printf(`<tr><td>shared stores</td><td>%s</td><td>%s</td></tr></table>`, group(m.SharedStoreWavefronts), group(m.SharedStoreBankConflicts))
+	w.printf(`<tr><td>shared stores</td><td>%s</td><td>%s</td></tr>`, group(m.SharedStoreWavefronts), group(m.SharedStoreBankConflicts))
+	if aw > 0 {
+		// Nsight Compute counts shared atomics apart from loads and stores; their extra
+		// wavefronts are same-address serialisation as well as bank conflicts.
+		w.printf(`<tr class="ks-atomrow%s"><td>shared atomics</td><td>%s (ideal %s)</td><td>%s extra</td></tr>`, warnIf(aw > ai), group(aw), group(ai), group(aw-ai))
+	}
+	w.printf(`</table>`)
 	w.printf(`<p>L1 hit rate %.1f%% · L2 hit rate %.1f%% <span class="ks-dim">(sectors, modelled caches)</span></p>`, 100*m.L1HitRate, 100*m.L2HitRate)
 	if len(m.Instructions) > 0 {
 		w.printf(`<table class="ks-table ks-memrows"><tr><th>CUDA</th><th>PTX</th><th>instruction</th><th>space</th><th>bits</th><th>requests</th><th>sectors (ideal)</th><th>wavefronts (ideal)</th><th>L1 hits</th><th>L2 hits</th></tr>`)
@@ -407,6 +762,49 @@ func (w *htmlWriter) memory(rep *report.Report) {
 		w.printf(`</table>`)
 	}
 	w.end()
+}
+
+// sharedAtomicWavefronts sums the wavefronts (and ideal wavefronts) of the shared-memory atomics.
+func sharedAtomicWavefronts(m *report.Memory) (wf, ideal int64) {
+	for _, r := range m.Instructions {
+		if r.Space == "shared" && (r.Op == "atom" || r.Op == "red") {
+			wf += r.Wavefronts
+			ideal += r.IdealWavefronts
+		}
+	}
+	return wf, ideal
+}
+
+// memoryHeadline is the Memory section's one line: sectors per request and bank conflicts.
+func memoryHeadline(m *report.Memory, atomWF, atomIdeal int64) string {
+	parts := []string{"Memory"}
+	if m.GlobalLoadRequests > 0 {
+		parts = append(parts, fmt.Sprintf("loads %s sectors/request", ratio(m.GlobalLoadSectors, m.GlobalLoadRequests)))
+	}
+	if m.GlobalStoreRequests > 0 {
+		parts = append(parts, fmt.Sprintf("stores %s sectors/request", ratio(m.GlobalStoreSectors, m.GlobalStoreRequests)))
+	}
+	if m.SharedLoadWavefronts+m.SharedStoreWavefronts+atomWF > 0 {
+		parts = append(parts, fmt.Sprintf("%s shared bank conflicts", group(m.SharedLoadBankConflicts+m.SharedStoreBankConflicts)))
+	}
+	if atomWF > atomIdeal {
+		parts = append(parts, fmt.Sprintf("%s extra shared-atomic wavefronts", group(atomWF-atomIdeal)))
+	}
+	var bad int
+	for _, r := range m.Instructions {
+		if r.Sectors > r.IdealSectors || r.Wavefronts > r.IdealWavefronts {
+			bad++
+		}
+	}
+	parts = append(parts, fmt.Sprintf("%d of %d instructions above ideal", bad, len(m.Instructions)))
+	return strings.Join(parts, " · ")
+}
+
+func warnIf(b bool) string {
+	if b {
+		return " ks-warn"
+	}
+	return ""
 }
 
 func dashIfZero(n int64) string {
@@ -430,9 +828,11 @@ func ratio(a, b int64) string {
 	return fmt.Sprintf("%.2f", float64(a)/float64(b))
 }
 
-func (w *htmlWriter) occupancy(rep *report.Report, charts []report.Chart) {
+// occupancy renders the occupancy table; its charts only when drawCharts is
+// set (occupancy under 100%, or %show occupancy): at 100% they say nothing new.
+func (w *htmlWriter) occupancy(rep *report.Report, charts []report.Chart, drawCharts bool) {
 	o := rep.Occupancy
-	w.section("occupancy", fmt.Sprintf("Occupancy · %.1f%%", o.OccupancyPct), true)
+	w.section("occupancy", fmt.Sprintf("Occupancy · %.1f%% · %d blocks/SM, limited by %s", o.OccupancyPct, o.ActiveBlocksPerSM, strings.Join(o.LimitingFactors, ", ")), false)
 	w.printf(`<table class="ks-table"><tr><th>limit</th><th>blocks per SM</th></tr>`)
 	keys := make([]string, 0, len(o.Limits))
 	for k := range o.Limits {
@@ -459,7 +859,7 @@ func (w *htmlWriter) occupancy(rep *report.Report, charts []report.Chart) {
 		o.ActiveBlocksPerSM, o.OccupancyPct, esc(strings.Join(o.LimitingFactors, ", ")), o.RegistersPerThread, o.SharedBytesPerBlock)
 	var occ []report.Chart
 	for _, c := range charts {
-		if strings.HasPrefix(c.ID, "occupancy") {
+		if drawCharts && strings.HasPrefix(c.ID, "occupancy") {
 			occ = append(occ, c)
 		}
 	}
@@ -517,7 +917,9 @@ func inlineSVG(svg []byte, idPrefix string) string {
 	return strings.ReplaceAll(s, `font-family:Liberation Sans;`, `font-family:'Liberation Sans',Arial,Helvetica,sans-serif;`)
 }
 
-func (w *htmlWriter) timing(rep *report.Report, charts []report.Chart) {
+// timing renders the timing model's figures; its charts (warp states, per-warp
+// timeline) only on %show timeline: the table says what the bar chart does.
+func (w *htmlWriter) timing(rep *report.Report, charts []report.Chart, drawCharts bool) {
 	t := rep.Timing
 	if t == nil {
 		w.section("timeline", "Timing", false)
@@ -525,7 +927,7 @@ func (w *htmlWriter) timing(rep *report.Report, charts []report.Chart) {
 		w.end()
 		return
 	}
-	w.section("timeline", fmt.Sprintf("Timing · ~%s cycles", group(t.Cycles)), true)
+	w.section("timeline", fmt.Sprintf("Timing · ~%s cycles: %s kernel + %s launch overhead%s", group(t.Cycles), group(t.KernelCycles), group(t.LaunchCycles), microseconds(rep.Arch, t.KernelCycles)), false)
 	w.printf(`<p>~%s cycles: %s for the instructions (cycle-level model) + %s of launch overhead (an empty kernel of this grid, measured on the H200). <span class="ks-dim">%s. An estimate: on the golden launches the model is within the error the README gives.</span></p>`,
 		group(t.Cycles), group(t.KernelCycles), group(t.LaunchCycles), esc(t.Modelled))
 	type kv struct {
@@ -564,7 +966,7 @@ func (w *htmlWriter) timing(rep *report.Report, charts []report.Chart) {
 	}
 	var tc []report.Chart
 	for _, c := range charts {
-		if c.ID == "stalls" || c.ID == "timeline" {
+		if drawCharts && (c.ID == "stalls" || c.ID == "timeline") {
 			tc = append(tc, c)
 		}
 	}
@@ -589,27 +991,55 @@ func (w *htmlWriter) timing(rep *report.Report, charts []report.Chart) {
 }
 
 func (w *htmlWriter) trace(rep *report.Report) error {
-	w.section("trace", "Trace", false)
 	if rep.Trace == nil || len(rep.Trace.Steps) == 0 {
+		w.section("trace", "Trace · no steps recorded", false)
 		w.printf(`<p class="ks-dim">No steps were recorded (see %%trace).</p>`)
 		w.end()
 		return nil
 	}
-	data, err := json.Marshal(rep.Trace)
+	w.section("trace", fmt.Sprintf("Trace · %s recorded steps of block %d, warps %s: step through them beside the code", group(int64(len(rep.Trace.Steps))), rep.Trace.Block, intsText(rep.Trace.Warps)), false)
+	tr, cut := embeddedTrace(rep.Trace)
+	data, err := json.Marshal(tr)
 	if err != nil {
 		return fmt.Errorf("encoding the trace: %w", err)
 	}
-	w.printf(`<div class="ks-widget" data-steps="%d">`, len(rep.Trace.Steps))
+	if cut {
+		w.printf(`<p class="ks-dim">The first %s of the %s recorded steps are embedded (a cell's output stays under its size budget); %%trace warps=N (one warp) or a smaller %%trace steps=N records fewer.</p>`,
+			group(int64(len(tr.Steps))), group(int64(len(rep.Trace.Steps))))
+	}
+	w.printf(`<div class="ks-widget" data-steps="%d">`, len(tr.Steps))
 	w.printf(`<div class="ks-controls"><button class="ks-first" title="first step (Home)">|&lt;</button><button class="ks-prev" title="step back (←)">&lt;</button><button class="ks-play" title="play / pause (space)">play</button><button class="ks-next" title="step forward (→)">&gt;</button><button class="ks-last" title="last step (End)">&gt;|</button> step <input class="ks-step" type="number" min="1" value="1"> of %d · next at PTX line <input class="ks-goline" type="number" min="1" placeholder="line"> <span class="ks-dim">· block %d, warps %s</span>`,
-		len(rep.Trace.Steps), rep.Trace.Block, esc(intsText(rep.Trace.Warps)))
+		len(tr.Steps), rep.Trace.Block, esc(intsText(rep.Trace.Warps)))
 	if rep.Trace.Truncated {
 		w.printf(` <span class="ks-dim">(recording stopped at the step limit)</span>`)
 	}
-	w.printf(`</div><div class="ks-stepview"></div></div>`)
+	w.printf(` <button class="ks-atline" disabled title="click a CUDA or PTX line in the Source section, then jump to the next recorded step at it">next step at a clicked line</button></div><div class="ks-stepview"></div></div>`)
 	// JSON inside a script element: escape "</" so the data cannot close it.
 	w.printf(`<script type="application/json" class="ks-trace-data">%s</script>`, strings.ReplaceAll(string(data), "</", `<\/`))
 	w.end()
 	return nil
+}
+
+// traceBudget is the most bytes of trace JSON one report embeds.
+const traceBudget = 40 << 10
+
+// embeddedTrace is the trace as the widget embeds it: its first steps, up to
+// traceBudget bytes of JSON; cut says whether steps were left out.
+func embeddedTrace(t *report.Trace) (*report.Trace, bool) {
+	size := 0
+	for i := range t.Steps {
+		b, err := json.Marshal(&t.Steps[i])
+		if err != nil {
+			break
+		}
+		size += len(b) + 1
+		if size > traceBudget {
+			c := *t
+			c.Steps = t.Steps[:i]
+			return &c, true
+		}
+	}
+	return t, false
 }
 
 func intsText(v []int) string {
@@ -621,7 +1051,7 @@ func intsText(v []int) string {
 }
 
 func (w *htmlWriter) outputs(rep *report.Report) {
-	w.section("outputs", "Arguments and outputs", true)
+	w.section("outputs", outputsHeadline(rep), false)
 	if rep.Stdout != "" {
 		w.printf(`<div class="ks-colhead">printf output</div><pre class="ks-code ks-stdout">%s</pre>`, esc(rep.Stdout))
 	}
@@ -657,6 +1087,34 @@ func (w *htmlWriter) outputs(rep *report.Report) {
 		w.printf(`</table>`)
 	}
 	w.end()
+}
+
+// outputsHeadline is the Outputs section's one line: the buffers and what changed.
+func outputsHeadline(rep *report.Report) string {
+	parts := []string{"Arguments and outputs"}
+	for i, o := range rep.Outputs {
+		if i == 3 {
+			parts = append(parts, "…")
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s: %s of %s changed", o.Name, group(int64(o.Changed)), group(int64(o.Count))))
+	}
+	if rep.Stdout != "" {
+		parts = append(parts, fmt.Sprintf("printf: %d line(s)", strings.Count(strings.TrimRight(rep.Stdout, "\n"), "\n")+1))
+	}
+	if rep.Stderr != "" {
+		parts = append(parts, "a failed device assert")
+	}
+	return strings.Join(parts, " · ")
+}
+
+// microseconds writes " (X µs at the architecture's clock)" for kernel cycles, or "" when the clock is unknown.
+func microseconds(archName string, cycles int64) string {
+	spec, err := arch.Lookup(archName)
+	if err != nil || spec.ClockMHz <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (kernel %.2f µs at %d MHz)", float64(cycles)/float64(spec.ClockMHz), spec.ClockMHz)
 }
 
 // sassLine is one line of a SASS listing with the CUDA line it came from (0 when unknown).

@@ -3,6 +3,7 @@ package render
 import (
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -75,11 +76,14 @@ func TestHTMLStructure(t *testing.T) {
 		if !strings.Contains(h, `class="ks-summary"`) || strings.Index(h, `class="ks-summary"`) > strings.Index(h, `data-section=`) {
 			t.Errorf("%s: the summary line must come first", name)
 		}
-		if b[MIMEPNG] == nil || b[MIMEReport] == nil || b[MIMEText] == nil {
+		if b[MIMEHTML] == nil || b[MIMEReport] == nil || b[MIMEText] == nil {
 			t.Errorf("%s: bundle lacks a MIME type", name)
 		}
-		if !strings.Contains(h, "ks-trace-data") || !strings.Contains(h, "<svg") {
-			t.Errorf("%s: no trace data or no inline chart", name)
+		if b[MIMEPNG] != nil || b[MIMESVG] != nil {
+			t.Errorf("%s: the bundle carries an image (front ends without HTML would open it)", name)
+		}
+		if !strings.Contains(h, "ks-trace-data") {
+			t.Errorf("%s: no trace data", name)
 		}
 		page += h
 		if *writeHTML != "" {
@@ -170,5 +174,53 @@ func TestChartsInlineWithoutFonts(t *testing.T) {
 		if len(s) > 60000 {
 			t.Errorf("chart %d: inline SVG is %d bytes", i, len(s))
 		}
+	}
+}
+
+// TestSASSRequestedWithoutNvcc: %show sass on a report without SASS says why.
+func TestSASSRequestedWithoutNvcc(t *testing.T) {
+	rep := goldenReport(t, "vector_add")
+	rep.SASS = ""
+	h, err := HTML(rep, nil, Options{Requested: map[string]bool{"sass": true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(h, "No SASS: it needs nvcc and cuobjdump") {
+		t.Errorf("a %%show sass without nvcc does not say why there is no SASS")
+	}
+	if h, _ := HTML(rep, nil, Options{}); strings.Contains(h, "No SASS") {
+		t.Errorf("the note appears without a %%show sass")
+	}
+}
+
+// TestHintedLinesTinted: the CUDA and PTX lines a hint names are tinted, and
+// the hints section shows at most three hints open, ranked by gain.
+func TestHintedLinesTinted(t *testing.T) {
+	rep := goldenReport(t, "vector_add")
+	rep.Source = "a\nb\nc\nd\ne\nf\n"
+	rep.Hints = []report.Hint{
+		{Severity: "info", Rule: "a", Message: "MSG-SMALL", CUDALine: 3, GainCycles: 1},
+		{Severity: "warning", Rule: "b", Message: "MSG-BIG", CUDALine: 4, CUDALines: []int{4, 5}, GainCycles: 90, GainPct: 9},
+		{Severity: "info", Rule: "c", Message: "MSG-NONE"},
+		{Severity: "info", Rule: "d", Message: "MSG-NONE-EITHER"},
+	}
+	h, err := HTML(rep, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range []int{3, 4, 5} {
+		if !strings.Contains(h, fmt.Sprintf(`<div class="ks-ln ks-hinted" data-cl="%d">`, l)) && !strings.Contains(h, fmt.Sprintf(`ks-hinted" data-cl="%d">`, l)) {
+			t.Errorf("CUDA line %d not tinted", l)
+		}
+	}
+	if strings.Index(h, "MSG-BIG") > strings.Index(h, "MSG-SMALL") {
+		t.Error("the hint with the larger gain is not first")
+	}
+	more := strings.Index(h, `<details class="ks-more">`)
+	if more < 0 || strings.Index(h, "MSG-NONE-EITHER") < more || strings.Index(h, "MSG-SMALL") > more {
+		t.Error("the fourth hint is not behind the 'more hints' line")
+	}
+	if !strings.Contains(h, "saves ≈ 90 cycles (9.0%)") {
+		t.Error("the gain is not shown")
 	}
 }

@@ -1,8 +1,8 @@
 package render
 
 import (
-	"bytes"
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -28,27 +28,49 @@ func TestStripFontFacesMatchesRegexp(t *testing.T) {
 	}
 }
 
-// TestBundleShipsTheFirstChartsPNG checks that Bundle, which encodes one PNG
-// only, ships the image Charts draws first, and the same HTML charts.
-func TestBundleShipsTheFirstChartsPNG(t *testing.T) {
+// TestChartsOnlyWhereTheySaySomething: at 100% occupancy the bundle draws no
+// occupancy chart unless %show occupancy asked; under 100% it does; the
+// timing charts come with %show timeline. No image rides in the bundle itself.
+func TestChartsOnlyWhereTheySaySomething(t *testing.T) {
 	rep := goldenReport(t, "vector_add")
-	charts := Charts(rep)
-	if len(charts) == 0 || len(charts[0].PNG) == 0 {
-		t.Fatal("no charts")
+	if rep.Occupancy == nil || rep.Occupancy.OccupancyPct != 100 {
+		t.Fatalf("vector_add should run at 100%% occupancy: %+v", rep.Occupancy)
 	}
+	count := func(opt Options) int {
+		b, err := Bundle(rep, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b[MIMEPNG] != nil {
+			t.Error("a PNG in the bundle")
+		}
+		return strings.Count(b[MIMEHTML].(string), "<svg")
+	}
+	if n := count(Options{}); n != 0 {
+		t.Errorf("100%% occupancy, default sections: %d charts, want 0", n)
+	}
+	if n := count(Options{Requested: map[string]bool{"occupancy": true}}); n != 3 {
+		t.Errorf("%%show occupancy: %d charts, want the 3 occupancy charts", n)
+	}
+	if rep.Timing != nil {
+		if n := count(Options{Requested: map[string]bool{"timeline": true}}); n != 2 {
+			t.Errorf("%%show timeline: %d charts, want warp states and timeline", n)
+		}
+	}
+	rep.Occupancy.OccupancyPct = 50
+	if n := count(Options{}); n != 3 {
+		t.Errorf("50%% occupancy: %d charts, want 3", n)
+	}
+	// The bundle's HTML is HTML with the charts Charts draws.
 	b, err := Bundle(rep, Options{ID: "ksT"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	png, _ := b[MIMEPNG].([]byte)
-	if !bytes.Equal(png, charts[0].PNG) {
-		t.Errorf("bundle PNG (%d bytes) is not the first chart's (%d bytes)", len(png), len(charts[0].PNG))
-	}
-	want, err := HTML(rep, charts, Options{ID: "ksT"})
+	want, err := HTML(rep, Charts(rep), Options{ID: "ksT"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if b[MIMEHTML] != want {
-		t.Error("bundle HTML differs from HTML with every chart encoded")
+		t.Error("bundle HTML differs from HTML with every chart drawn")
 	}
 }

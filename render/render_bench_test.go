@@ -61,3 +61,18 @@ func BenchmarkBundle(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkBundleCharts renders the same cell with every chart asked for
+// (%show occupancy timeline): the heaviest rendering of a cell. The budget is
+// 50 ms per cell (issue 15); BenchmarkBundle is the default sections.
+func BenchmarkBundleCharts(b *testing.B) {
+	rep := benchReport(b)
+	opt := Options{ID: "bench", Requested: map[string]bool{"occupancy": true, "timeline": true}}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := Bundle(rep, opt); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -72,7 +72,7 @@ func execsOf(rep *report.Report, file string, line int) string {
 	return group(n)
 }
 
-var lineTitleRE = regexp.MustCompile(`<div class="ks-ln[^"]*" data-cl="(\d+)"><span class="ks-no">\d+</span><span class="ks-heat" title="([\d,]+) thread executions`)
+var lineTitleRE = regexp.MustCompile(`<div class="ks-ln[^"]*" data-cl="(\d+)"><span class="ks-no" title="[\d,]+ warp / ([\d,]+) thread executions`)
 
 func TestSourceViewShowsIncludedHeader(t *testing.T) {
 	needClangRender(t)
@@ -99,7 +99,7 @@ func TestSourceViewShowsIncludedHeader(t *testing.T) {
 		}
 	}
 	// The PTX line of the load links to the header's line.
-	if !regexp.MustCompile(`data-pl="\d+" data-cl="s1:4"><span class="ks-no">\d+</span><span class="ks-heat"[^>]*><span[^>]*></span></span><span class="ks-src">\s*<span class="ks-op"[^>]*>ld\.global`).MatchString(page) {
+	if !regexp.MustCompile(`data-pl="\d+" data-cl="s1:4"><span class="ks-no"[^>]*>\d+ </span><span class="ks-src">\s*<span class="ks-op"[^>]*>ld\.global`).MatchString(page) {
 		t.Error("no PTX ld.global line links to s1:4")
 	}
 	// The cell's lines count only the cell's instructions, not the header's.

@@ -233,6 +233,7 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 	if len(req.Expect) > 0 {
 		checkExpectations(ctx, rep, req, args, res)
 	}
+	hints.AttributeInlined(rep) // atomics inlined from compiler headers get their CUDA line
 	rep.Hints = hints.Analyze(rep, spec)
 	file := userFile(req)
 	rep.Hints = append(rep.Hints, unsetSymbolHints(mod, k, req.Launch, func(in *ptx.Inst) (int, int) {

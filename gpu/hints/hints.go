@@ -1,6 +1,10 @@
 // Package hints turns a Report into advice: rules over the measured counters,
-// each pinned to the CUDA and PTX line that causes it, with its evidence and
+// each pinned to the CUDA and PTX lines that cause it, with its evidence and
 // an estimated gain. Rules never guess: a rule whose data is missing is silent.
+//
+// One hint per cause: the instructions of every line with the same problem
+// (all uncoalesced loads, all divergent branches, ...) are one hint that lists
+// the lines. Hints are ranked by their estimated gain (gain.go), then by severity.
 package hints
 
 import (
@@ -26,13 +30,15 @@ const (
 	sectorsCritical     = 4.0  // sectors per ideal sector: efficiency below 25%
 	sectorsWarning      = 1.25 // efficiency below 80%
 	divergenceWarning   = 0.40 // fraction of a branch's executions that split the warp
+	idleShareFloor      = 0.05 // share of warp-cycles lost to idle lanes under a branch that splits each warp once, below which it is an idiom
 	occupancyCritical   = 25.0 // percent
 	occupancyWarning    = 50.0
 	minRequestsForRules = 1
 )
 
-// Analyze runs every rule over the report. spec gives the SM count for the
-// grid-size rules; it may be nil.
+// Analyze runs every rule over the report, one hint per cause, ranked by
+// estimated gain (largest first), then severity. spec gives the SM count for
+// the grid-size rules; it may be nil.
 func Analyze(rep *report.Report, spec *arch.Spec) []report.Hint {
 	var out []report.Hint
 	out = append(out, memoryRules(rep)...)
@@ -41,8 +47,18 @@ func Analyze(rep *report.Report, spec *arch.Spec) []report.Hint {
 	out = append(out, launchRules(rep, spec)...)
 	out = append(out, occupancyRule(rep)...)
 	out = append(out, stallRules(rep)...)
-	sort.SliceStable(out, func(i, j int) bool { return rank(out[i].Severity) < rank(out[j].Severity) })
+	Rank(out)
 	return out
+}
+
+// Rank orders hints by estimated gain (largest first), then by severity; the order is stable.
+func Rank(hs []report.Hint) {
+	sort.SliceStable(hs, func(i, j int) bool {
+		if hs[i].GainCycles != hs[j].GainCycles {
+			return hs[i].GainCycles > hs[j].GainCycles
+		}
+		return rank(hs[i].Severity) < rank(hs[j].Severity)
+	})
 }
 
 func rank(s string) int {
@@ -55,51 +71,155 @@ func rank(s string) int {
 	return 2
 }
 
-// memoryRules flags uncoalesced global accesses and shared-memory bank
-// conflicts. Instructions of one CUDA line (an unrolled loop, say) are summed
-// into one hint on that line.
+// site is one CUDA line (or, without one, one PTX line) with the counters of its instructions summed.
+type site struct {
+	row        report.MemInstruction // the first instruction of the site
+	ptxLines   []int
+	requests   int64
+	sectors    int64
+	ideal      int64
+	wavefronts int64
+	idealWaves int64
+	lanes      int64 // atomic lanes
+	addresses  int64 // distinct atomic addresses
+}
+
+// sites groups the memory instructions that pass keep by CUDA line (a header's
+// line 3 is not the cell's), in the order of the memory table.
+func sites(rep *report.Report, keep func(m report.MemInstruction) bool) []*site {
+	var order []*site
+	bykey := map[string]*site{}
+	for _, m := range rep.Memory.Instructions {
+		if !keep(m) {
+			continue
+		}
+		key := fmt.Sprintf("%s/%s/c%s:%d", m.Space, opWord(m.Op), m.CUDAFile, m.CUDALine)
+		if m.CUDALine == 0 {
+			key = fmt.Sprintf("%s/%s/p%d", m.Space, opWord(m.Op), m.PTXLine)
+		}
+		s := bykey[key]
+		if s == nil {
+			s = &site{row: m}
+			bykey[key] = s
+			order = append(order, s)
+		}
+		s.ptxLines = append(s.ptxLines, m.PTXLine)
+		s.requests += m.Requests
+		s.sectors += m.Sectors
+		s.ideal += m.IdealSectors
+		s.wavefronts += m.Wavefronts
+		s.idealWaves += m.IdealWavefronts
+		s.lanes += m.AtomicLanes
+		s.addresses += m.AtomicAddresses
+	}
+	return order
+}
+
+// cause collects the sites of one problem into one hint.
+type cause struct {
+	sev      string
+	evidence []string
+	lines    []lineRef
+	removed  float64 // warp-cycles the fix removes, summed over sites (gain.go)
+}
+
+type lineRef struct {
+	cuda int
+	file string
+	ptx  []int
+}
+
+func (c *cause) add(sev string, s *site, evidence string, removable float64, rep *report.Report) {
+	if rank(sev) < rank(c.sev) || c.sev == "" {
+		c.sev = sev
+	}
+	c.lines = append(c.lines, lineRef{cuda: s.row.CUDALine, file: s.row.CUDAFile, ptx: s.ptxLines})
+	c.evidence = append(c.evidence, evidence)
+	c.removed += removable * siteWarpCycles(rep, s.row.CUDAFile, s.row.CUDALine, s.ptxLines)
+}
+
+// hint makes the cause's one hint; message gets the lines' label ("line 5", "lines 5, 9").
+func (c *cause) hint(rep *report.Report, category, rule string, message func(where string) string) report.Hint {
+	h := report.Hint{Severity: c.sev, Category: category, Rule: rule}
+	var ptxAll []int
+	for _, l := range c.lines {
+		if l.cuda > 0 {
+			h.CUDALines = append(h.CUDALines, l.cuda)
+		}
+		ptxAll = append(ptxAll, l.ptx...)
+	}
+	h.PTXLines = ptxAll
+	first := c.lines[0]
+	h.CUDALine, h.CUDAFile, h.PTXLine = first.cuda, first.file, first.ptx[0]
+	h.Message = message(whereText(c.lines))
+	h.Evidence = strings.Join(c.evidence, "; ")
+	setGain(rep, &h, c.removed)
+	if len(h.CUDALines) <= 1 {
+		h.CUDALines = nil
+	}
+	if len(h.PTXLines) <= 1 {
+		h.PTXLines = nil
+	}
+	return h
+}
+
+// whereText names the lines of a cause: "CUDA line 12", "CUDA lines 5, 9", "PTX line 80".
+func whereText(ls []lineRef) string {
+	var cuda, other, ptxs []string
+	seen := map[string]bool{}
+	for _, l := range ls {
+		if l.cuda > 0 {
+			k := report.SourceLabel(l.file, l.cuda)
+			switch {
+			case seen[k]:
+			case l.file == "":
+				cuda = append(cuda, fmt.Sprint(l.cuda))
+			default:
+				other = append(other, k) // strided.cuh:4, definition helpers line 3
+			}
+			seen[k] = true
+		} else {
+			ptxs = append(ptxs, fmt.Sprint(l.ptx[0]))
+		}
+	}
+	var parts []string
+	parts = append(parts, other...)
+	if len(cuda) == 1 {
+		parts = append(parts, "line "+cuda[0])
+	} else if len(cuda) > 1 {
+		parts = append(parts, "lines "+strings.Join(cuda, ", "))
+	}
+	if len(ptxs) == 1 {
+		parts = append(parts, "PTX line "+ptxs[0])
+	} else if len(ptxs) > 1 {
+		parts = append(parts, "PTX lines "+strings.Join(ptxs, ", "))
+	}
+	return strings.Join(parts, " and ")
+}
+
+// at prefixes evidence with its line when the cause has several.
+func at(s *site, text string) string {
+	if s.row.CUDALine > 0 {
+		return report.SourceLabel(s.row.CUDAFile, s.row.CUDALine) + ": " + text
+	}
+	return fmt.Sprintf("PTX line %d: %s", s.row.PTXLine, text)
+}
+
+// memoryRules flag uncoalesced global accesses (one hint for loads, one for
+// stores) and shared-memory bank conflicts of loads and stores (atomics: see
+// uniformAndAtomicRules; padding does not help lanes that hit one address).
 func memoryRules(rep *report.Report) []report.Hint {
 	if rep.Memory == nil {
 		return nil
 	}
-	type group struct {
-		row        report.MemInstruction // the first (worst-ordered) instruction
-		n          int
-		requests   int64
-		sectors    int64
-		ideal      int64
-		wavefronts int64
-		idealWaves int64
-	}
-	var order []string
-	groups := map[string]*group{}
-	for _, m := range rep.Memory.Instructions {
-		if m.Space != "global" && m.Space != "shared" {
-			continue
-		}
-		key := fmt.Sprintf("%s/%s/c%s:%d", m.Space, opWord(m.Op), m.CUDAFile, m.CUDALine) // a header's line 3 is not the cell's
-		if m.CUDALine == 0 {
-			key = fmt.Sprintf("%s/%s/p%d", m.Space, opWord(m.Op), m.PTXLine)
-		}
-		g := groups[key]
-		if g == nil {
-			g = &group{row: m}
-			groups[key] = g
-			order = append(order, key)
-		}
-		g.n++
-		g.requests += m.Requests
-		g.sectors += m.Sectors
-		g.ideal += m.IdealSectors
-		g.wavefronts += m.Wavefronts
-		g.idealWaves += m.IdealWavefronts
-	}
 	var out []report.Hint
-	for _, key := range order {
-		g := groups[key]
-		m := g.row
-		if m.Space == "global" && g.ideal > 0 && g.requests >= minRequestsForRules {
-			r := float64(g.sectors) / float64(g.ideal)
+	for _, op := range []string{"load", "store", "atomic"} {
+		c := &cause{}
+		for _, s := range sites(rep, func(m report.MemInstruction) bool { return m.Space == "global" && opWord(m.Op) == op }) {
+			if s.ideal == 0 || s.requests < minRequestsForRules {
+				continue
+			}
+			r := float64(s.sectors) / float64(s.ideal)
 			sev := ""
 			switch {
 			case r >= sectorsCritical:
@@ -107,18 +227,26 @@ func memoryRules(rep *report.Report) []report.Hint {
 			case r >= sectorsWarning:
 				sev = Warning
 			}
-			if sev != "" {
-				out = append(out, report.Hint{
-					Severity: sev, Category: "memory", Rule: "uncoalesced-global",
-					Message:  fmt.Sprintf("Uncoalesced global %s: each warp request touches %s× the sectors it needs (%.0f%% efficiency). Make consecutive threads access consecutive addresses.", opWord(m.Op), times(r), 100/r),
-					Evidence: fmt.Sprintf("%.1f sectors per request, ideal %.1f", float64(g.sectors)/float64(g.requests), float64(g.ideal)/float64(g.requests)),
-					Gain:     fmt.Sprintf("up to %s× less memory traffic on this line", times(r)),
-					CUDALine: m.CUDALine, PTXLine: m.PTXLine,
-				})
+			if sev == "" {
+				continue
 			}
+			c.add(sev, s, at(s, fmt.Sprintf("%s sectors in %s requests, ideal %s: %.1f sectors per request, ideal %.1f (%s×)",
+				group(s.sectors), group(s.requests), group(s.ideal), float64(s.sectors)/float64(s.requests), float64(s.ideal)/float64(s.requests), times(r))), 1-1/r, rep)
 		}
-		if m.Space == "shared" && g.idealWaves > 0 {
-			r := float64(g.wavefronts) / float64(g.idealWaves)
+		if len(c.lines) == 0 {
+			continue
+		}
+		out = append(out, c.hint(rep, "memory", "uncoalesced-global", func(where string) string {
+			return fmt.Sprintf("Uncoalesced global %ss on %s: warp requests touch more 32-byte sectors than the bytes they use need. Make consecutive threads access consecutive addresses (or stage the access through shared memory).", op, where)
+		}))
+	}
+	for _, op := range []string{"load", "store"} {
+		c := &cause{}
+		for _, s := range sites(rep, func(m report.MemInstruction) bool { return m.Space == "shared" && opWord(m.Op) == op }) {
+			if s.idealWaves == 0 {
+				continue
+			}
+			r := float64(s.wavefronts) / float64(s.idealWaves)
 			sev := ""
 			switch {
 			case r >= conflictCritical:
@@ -126,16 +254,17 @@ func memoryRules(rep *report.Report) []report.Hint {
 			case r >= conflictWarning:
 				sev = Warning
 			}
-			if sev != "" {
-				out = append(out, report.Hint{
-					Severity: sev, Category: "memory", Rule: "shared-bank-conflict",
-					Message:  fmt.Sprintf("Shared-memory bank conflicts on this %s: %s-way on average. Pad the array (e.g. [32][33]) or change the index so lanes of a warp use different banks.", opWord(m.Op), times(r)),
-					Evidence: fmt.Sprintf("%d wavefronts, ideal %d", g.wavefronts, g.idealWaves),
-					Gain:     fmt.Sprintf("up to %s× fewer shared-memory wavefronts on this line", times(r)),
-					CUDALine: m.CUDALine, PTXLine: m.PTXLine,
-				})
+			if sev == "" {
+				continue
 			}
+			c.add(sev, s, at(s, fmt.Sprintf("%s wavefronts, ideal %s (%s-way)", group(s.wavefronts), group(s.idealWaves), times(r))), 1-1/r, rep)
 		}
+		if len(c.lines) == 0 {
+			continue
+		}
+		out = append(out, c.hint(rep, "memory", "shared-bank-conflict", func(where string) string {
+			return fmt.Sprintf("Shared-memory bank conflicts on the %ss of %s: lanes of a warp hit different addresses in the same bank, so each request takes several wavefronts. Pad the array's rows (e.g. [32][33] for a 32×32 tile read by columns) or change the index so a warp's lanes use different banks.", op, where)
+		}))
 	}
 	return out
 }
@@ -152,30 +281,65 @@ func opWord(op string) string {
 	return "access"
 }
 
-// divergenceRule flags branches that split their warps often.
+// divergenceRule flags branches that keep splitting warps: one hint for all of
+// them. A branch is grouped with the others of its CUDA line (an unrolled loop
+// is one line). Silent on the idioms that cost next to nothing: warp-uniform
+// branches (never split), tail guards and single-lane work such as
+// `if (lane == 31)` or `if (tid == 0)`: at most one split per warp launched,
+// over code whose idle lanes cost under 5% of the warp-cycles (issue slots
+// when the timing model is off). A branch that splits each warp once around
+// long paths (odd and even lanes doing different loops) is flagged.
 func divergenceRule(rep *report.Report) []report.Hint {
-	var out []report.Hint
+	type br struct {
+		cuda, branches, divergent int64
+		file                      string
+		ptx                       []int
+	}
+	var order []*br
+	by := map[string]*br{}
 	for _, l := range rep.Lines {
 		if l.Branches == 0 || l.DivergentBranches == 0 {
 			continue
 		}
-		f := float64(l.DivergentBranches) / float64(l.Branches)
+		key := fmt.Sprintf("c%s:%d", l.CUDAFile, l.CUDALine)
+		if l.CUDALine == 0 {
+			key = fmt.Sprintf("p%d", l.PTXLine)
+		}
+		b := by[key]
+		if b == nil {
+			b = &br{cuda: int64(l.CUDALine), file: l.CUDAFile}
+			by[key] = b
+			order = append(order, b)
+		}
+		b.branches += l.Branches
+		b.divergent += l.DivergentBranches
+		b.ptx = append(b.ptx, l.PTXLine)
+	}
+	warps := int64(rep.Grid[0]*rep.Grid[1]*rep.Grid[2]) * int64((rep.Block[0]*rep.Block[1]*rep.Block[2]+31)/32)
+	total := totalWarpCycles(rep)
+	c := &cause{}
+	for _, b := range order {
+		f := float64(b.divergent) / float64(b.branches)
 		if f <= divergenceWarning {
 			continue
 		}
-		// A branch that splits a warp about once per block (if (t == 0) ...)
-		// costs next to nothing; flag only branches that keep splitting warps.
-		if blocks := rep.Grid[0] * rep.Grid[1] * rep.Grid[2]; blocks > 0 && l.DivergentBranches <= int64(blocks) {
-			continue
+		idle := idleWarpCycles(rep, b.ptx)
+		if warps > 0 && b.divergent <= warps && (total == 0 || idle < idleShareFloor*total) {
+			continue // at most one split per warp over little code: a guard or single-lane work
 		}
-		out = append(out, report.Hint{
-			Severity: Warning, Category: "divergence", Rule: "warp-divergence",
-			Message:  fmt.Sprintf("Warp divergence: %.0f%% of this branch's executions split the warp, so both paths run one after the other with lanes idle. Make the condition uniform across a warp (e.g. index by warp, not by thread).", 100*f),
-			Evidence: fmt.Sprintf("%d of %d warp-level executions divergent", l.DivergentBranches, l.Branches),
-			CUDALine: l.CUDALine, PTXLine: l.PTXLine,
-		})
+		s := &site{row: report.MemInstruction{CUDALine: int(b.cuda), CUDAFile: b.file, PTXLine: b.ptx[0]}, ptxLines: b.ptx}
+		c.lines = append(c.lines, lineRef{cuda: s.row.CUDALine, file: b.file, ptx: b.ptx})
+		c.sev = Warning
+		c.evidence = append(c.evidence, at(s, fmt.Sprintf("%s of %s warp-level branch executions divergent (%.0f%%), %.1f splits per warp",
+			group(b.divergent), group(b.branches), 100*f, float64(b.divergent)/float64(max(warps, 1)))))
+		c.removed += idle
 	}
-	return out
+	if len(c.lines) == 0 {
+		return nil
+	}
+	return []report.Hint{c.hint(rep, "divergence", "warp-divergence", func(where string) string {
+		return fmt.Sprintf("Warp divergence at %s: the branch keeps splitting warps, so lanes sit idle while the other path runs. Make the condition uniform across each warp (e.g. let whole warps take the same side: index by warp, or use sequential addressing in a reduction).", where)
+	})}
 }
 
 // launchRules check the launch shape against the hardware.
@@ -284,6 +448,26 @@ func times(r float64) string {
 	return s
 }
 
+// group formats an integer with thousands separators (as the report's tables do).
+func group(n int64) string {
+	s := fmt.Sprint(n)
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	var out []byte
+	for i := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			out = append(out, ',')
+		}
+		out = append(out, s[i])
+	}
+	if neg {
+		return "-" + string(out)
+	}
+	return string(out)
+}
+
 // Shares of the stalled warp-cycles above which a cause dominates.
 const (
 	memoryStallShare  = 0.5
@@ -291,7 +475,8 @@ const (
 )
 
 // stallRules flag launches whose warps mostly wait on memory or at barriers
-// (from the timing model), pinned to the line that stalls most.
+// (from the timing model), pinned to the line that stalls most. They name a
+// symptom, not a fix, so they carry no estimated gain.
 func stallRules(rep *report.Report) []report.Hint {
 	t := rep.Timing
 	if t == nil {
@@ -333,37 +518,63 @@ func stallRules(rep *report.Report) []report.Hint {
 }
 
 // contendedAtomic is the average number of lanes per address above which a
-// warp's atomics serialise enough to matter.
+// warp's atomics serialise enough to matter (shared atomics: also
+// conflictWarning times the ideal wavefronts, same-address or same-bank).
 const contendedAtomic = 4.0
 
 // uniformAndAtomicRules flag global loads in which every lane reads one
 // address (constant memory or a value loaded once serves them better) and
-// atomics where many lanes of a warp update the same address.
+// atomics where many lanes of a warp update the same address (one hint per
+// memory space). A shared atomic's evidence is its wavefronts, the numbers of
+// the Memory table's shared-atomics row.
 func uniformAndAtomicRules(rep *report.Report) []report.Hint {
 	if rep.Memory == nil {
 		return nil
 	}
 	var out []report.Hint
-	for _, m := range rep.Memory.Instructions {
-		if m.Space == "global" && opWord(m.Op) == "load" && m.Executions > 0 && m.UniformLoads == m.Executions && m.Executions >= 2 {
-			out = append(out, report.Hint{
-				Severity: Info, Category: "memory", Rule: "uniform-load",
-				Message:  "Every lane of the warp loads the same global address here. A __constant__ variable (served by the constant cache as a broadcast), or loading the value once per block into shared memory or a kernel parameter, frees the load path.",
-				Evidence: fmt.Sprintf("%d of %d executions read a single address", m.UniformLoads, m.Executions),
-				CUDALine: m.CUDALine, PTXLine: m.PTXLine,
-			})
-		}
-		if opWord(m.Op) == "atomic" && m.AtomicAddresses > 0 {
-			r := float64(m.AtomicLanes) / float64(m.AtomicAddresses)
-			if r >= contendedAtomic {
-				out = append(out, report.Hint{
-					Severity: Warning, Category: "memory", Rule: "contended-atomic",
-					Message:  fmt.Sprintf("Contended atomics: on average %s lanes of a warp update the same %s address, and their updates are serialised. Aggregate within the warp first (e.g. __reduce_add_sync or a shared-memory histogram), then update once per warp or block.", times(r), m.Space),
-					Evidence: fmt.Sprintf("%d lane updates on %d distinct addresses", m.AtomicLanes, m.AtomicAddresses),
-					CUDALine: m.CUDALine, PTXLine: m.PTXLine,
-				})
+	u := &cause{}
+	for _, s := range sites(rep, func(m report.MemInstruction) bool {
+		return m.Space == "global" && opWord(m.Op) == "load" && m.Executions >= 2 && m.UniformLoads == m.Executions
+	}) {
+		u.sev = Info
+		u.lines = append(u.lines, lineRef{cuda: s.row.CUDALine, file: s.row.CUDAFile, ptx: s.ptxLines})
+		u.evidence = append(u.evidence, at(s, fmt.Sprintf("%d of %d executions read a single address", s.row.UniformLoads, s.row.Executions)))
+	}
+	if len(u.lines) > 0 {
+		out = append(out, u.hint(rep, "memory", "uniform-load", func(where string) string {
+			return fmt.Sprintf("Every lane of the warp loads the same global address on %s. A __constant__ variable (served by the constant cache as a broadcast), or loading the value once per block into shared memory or a kernel parameter, frees the load path.", where)
+		}))
+	}
+	for _, space := range []string{"shared", "global"} {
+		c := &cause{}
+		for _, s := range sites(rep, func(m report.MemInstruction) bool { return m.Space == space && opWord(m.Op) == "atomic" }) {
+			if s.addresses == 0 {
+				continue
 			}
+			r := float64(s.lanes) / float64(s.addresses)
+			ev := fmt.Sprintf("%s lane updates on %s distinct addresses (%s lanes per address)", group(s.lanes), group(s.addresses), times(r))
+			removable := 1 - 1/r
+			waves := 0.0
+			if space == "shared" && s.idealWaves > 0 {
+				// Shared atomics also serialise on addresses in one bank: their wavefronts say it all.
+				waves = float64(s.wavefronts) / float64(s.idealWaves)
+				ev += fmt.Sprintf(", %s wavefronts, ideal %s (%s×)", group(s.wavefronts), group(s.idealWaves), times(waves))
+				removable = 1 - 1/max(waves, 1)
+			}
+			if r < contendedAtomic && waves < conflictWarning {
+				continue
+			}
+			c.add(Warning, s, at(s, ev), removable, rep)
 		}
+		if len(c.lines) == 0 {
+			continue
+		}
+		out = append(out, c.hint(rep, "memory", "contended-atomic", func(where string) string {
+			if space == "shared" {
+				return fmt.Sprintf("Serialised shared atomics on %s: a warp's updates take several wavefronts, because its lanes update the same address or addresses in the same bank (padding does not help lanes that share an address). Aggregate within the warp first (__match_any_sync, __reduce_add_sync) or give each warp its own copy of the counters, then combine once per block.", where)
+			}
+			return fmt.Sprintf("Contended global atomics on %s: several lanes of a warp update the same address and their updates are serialised. Aggregate within the warp or block first (__reduce_add_sync, a shared-memory copy), then update once per warp or block.", where)
+		}))
 	}
 	return out
 }

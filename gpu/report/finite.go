@@ -270,3 +270,9 @@ func finiteText(s string) string {
 	}
 	return s
 }
+
+// MarshalJSON encodes the hint, its estimated gain's share as the DESIGN.md strings when not finite.
+func (h Hint) MarshalJSON() ([]byte, error) { return marshalFinite(h) }
+
+// UnmarshalJSON decodes a hint, accepting the DESIGN.md strings for its gain's share.
+func (h *Hint) UnmarshalJSON(b []byte) error { return unmarshalFinite(b, h) }

@@ -157,6 +157,13 @@ type Hint struct {
 	CUDALine int    `json:"cuda_line"`
 	PTXLine  int    `json:"ptx_line"`
 	CUDAFile string `json:"cuda_file,omitempty"` // a Source's File when CUDALine is not the main source's
+	// GainCycles is the estimated kernel cycles a fix saves (gpu/hints says how); 0 when not estimated.
+	GainCycles int64 `json:"gain_cycles,omitempty"`
+	// GainPct is GainCycles as a percentage of the timing model's kernel cycles.
+	GainPct float64 `json:"gain_pct,omitempty"`
+	// CUDALines and PTXLines list every line of the one cause the hint covers (CUDALine/PTXLine is the first).
+	CUDALines []int `json:"cuda_lines,omitempty"`
+	PTXLines  []int `json:"ptx_lines,omitempty"`
 }
 
 // Error is a failure that ended the cell, located as precisely as known.

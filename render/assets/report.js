@@ -9,11 +9,28 @@
     all('.ks-ln[' + attr + '="' + v + '"]').forEach(function (e, i) {
       e.classList.add("ks-hl");
       var inc = scroll && e.closest("details.ks-incl"); if (inc && !inc.open) inc.open = true;
-      if (scroll && i === 0) { var c = e.closest(".ks-col"); if (c) c.scrollTop = e.offsetTop - c.clientHeight / 3; }
+      if (scroll && !scrolled[colOf(e)]) { scrolled[colOf(e)] = true; inView(e); }
     });
   }
+  var scrolled = {};
+  function colOf(e) { var c = e.closest(".ks-col"); return c ? c.className : ""; }
+  // inView scrolls a line's own column (only that box, never the page) so the line sits a third down.
+  function inView(e) {
+    var c = e.closest(".ks-col"); if (!c || !e.offsetParent) return;
+    var top = e.getBoundingClientRect().top - c.getBoundingClientRect().top + c.scrollTop;
+    c.scrollTop = Math.max(0, top - c.clientHeight / 3);
+  }
+  // Opcode documentation on hover, from the report's table of the opcodes its PTX uses.
+  var docsEl = root.querySelector(".ks-opdocs"), docs = {};
+  try { if (docsEl) docs = JSON.parse(docsEl.textContent); } catch (err) { docs = {}; }
+  all(".ks-op").forEach(function (o) {
+    var d = docs[o.getAttribute("data-op")]; if (d) o.title = o.getAttribute("data-op") + ": " + d;
+  });
+  all(".ks-noisetoggle").forEach(function (t) {
+    t.addEventListener("change", function () { var c = t.closest(".ks-col"); if (c) c.classList.toggle("ks-shownoise", t.checked); });
+  });
   function linkFrom(e, scroll) {
-    clear();
+    clear(); scrolled = {};
     var cl = e.getAttribute("data-cl"), pl = e.getAttribute("data-pl");
     if (pl) { mark("data-pl", pl, scroll); if (cl && cl !== "0") mark("data-cl", cl, scroll); }
     else if (cl) mark("data-cl", cl, scroll);
@@ -47,12 +64,35 @@
   function hex(n) { return "0x" + (n >>> 0).toString(16).padStart(8, "0"); }
   function esc(s) { return String(s).replace(/[&<>"]/g, function (c) { return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]; }); }
   var palette = ["#ef4444","#f97316","#eab308","#84cc16","#22c55e","#14b8a6","#06b6d4","#3b82f6","#6366f1","#a855f7","#ec4899","#f43f5e","#78716c","#0ea5e9","#10b981","#d946ef"];
+  // The text of a source line of this report (its .ks-src), for the excerpt beside the lanes.
+  function lineText(sel) { var e = root.querySelector(sel + " .ks-src"); return e ? e.textContent : ""; }
+  // codeBeside is the step's CUDA line and PTX lines (one before, two after), shown next to the
+  // lanes so the code of the step is always in view however far the Source section is.
+  function codeBeside(s) {
+    var h = ['<div class="ks-stepcode">'];
+    if (s.cl && !s.cf) h.push('<div class="ks-stepcuda" data-cl="' + s.cl + '"><span class="ks-no">CUDA ' + s.cl + '</span>' + esc(lineText('.ks-cuda .ks-ln[data-cl="' + s.cl + '"]').trim()) + '</div>');
+    var near = all('.ks-ptx .ks-ln[data-pl]').filter(function (e) { return !e.classList.contains("ks-noise"); });
+    var at = -1;
+    for (var k = 0; k < near.length; k++) if (near[k].getAttribute("data-pl") === String(s.pl)) { at = k; break; }
+    if (at < 0) h.push('<div class="ks-stepptx ks-now"><span class="ks-no">PTX ' + s.pl + '</span>' + esc(s.t) + '</div>');
+    for (var j = Math.max(0, at - 1); at >= 0 && j <= Math.min(near.length - 1, at + 2); j++) {
+      var pl = near[j].getAttribute("data-pl");
+      h.push('<div class="ks-stepptx' + (j === at ? ' ks-now' : '') + '" data-pl="' + pl + '"><span class="ks-no">' + (j === at ? '▶ ' : '') + 'PTX ' + pl + '</span>' + esc(lineText('.ks-ptx .ks-ln[data-pl="' + pl + '"]').trim()) + '</div>');
+    }
+    h.push('</div>');
+    return h.join("");
+  }
+  var shown = -1;
   function show(i) {
     if (!steps.length) return;
+    var prev = shown;
     cur = Math.max(0, Math.min(steps.length - 1, i));
+    shown = cur;
     if (input) input.value = cur + 1;
     var s = steps[cur], h = [];
+    if (prev >= 0 && prev !== cur && steps[prev].w !== s.w) h.push('<div class="ks-switch">warp switch: warp ' + steps[prev].w + ' → warp ' + s.w + (cur === prev + 1 ? ' (the scheduler issues from another warp)' : '') + '</div>');
     h.push('<div><b>warp ' + s.w + '</b> · PC ' + s.pc + ' · PTX line ' + s.pl + (s.cl ? ' · ' + (s.cf ? esc(srcLabel(s.cf, s.cl)) : 'CUDA line ' + s.cl) : '') + ' · <code>' + esc(s.t) + '</code>' + (s.ev ? ' · <b>' + esc(s.ev) + '</b>' : '') + '</div>');
+    h.push(codeBeside(s));
     // Shared accesses: lanes whose bank also holds another word of this access conflict.
     var conflict = {};
     if (s.mem && s.mem.sp === "shared" && s.mem.u) {
@@ -77,14 +117,14 @@
       var cache = s.mem.cached ? ' · L1: ' + (s.mem.l1h || 0) + ' sector hit(s), ' + (s.mem.l1m || 0) + ' miss(es) · L2: ' + (s.mem.l2h || 0) + ' hit(s), ' + (s.mem.l2m || 0) + ' miss(es)' : '';
       var extra = s.mem.sp === "shared" ? (s.mem.wf > s.mem.ideal ? ' <b>(' + (s.mem.wf - s.mem.ideal) + ' bank-conflict wavefront(s))</b>' : '') : (s.mem.sec > s.mem.ideal ? ' <b>(' + (s.mem.sec - s.mem.ideal) + ' extra sector(s))</b>' : '');
       h.push('<div>' + esc(s.mem.sp) + ' access of ' + s.mem.b + ' bytes per lane' + (s.mem.sp === "shared" ? ' · ' + s.mem.wf + ' wavefront(s), ideal ' + s.mem.ideal : ' · ' + s.mem.sec + ' sector(s), ideal ' + s.mem.ideal) + extra + cache + '</div>');
-      h.push('<table class="ks-table"><tr><th>lane</th>');
+      h.push('<table class="ks-table ks-lanetab"><tr><th>lane</th>');
       for (var a = 0; a < 32; a++) h.push('<th>' + a + '</th>');
       h.push('</tr><tr><td>' + (s.mem.sp === "shared" ? "bank" : "sector") + '</td>');
       for (var b = 0; b < 32; b++) h.push('<td>' + (s.mem.u && s.mem.u[b] >= 0 ? s.mem.u[b] : "") + '</td>');
       h.push('</tr></table>');
     }
     if (s.wr && s.wr.length) {
-      h.push('<table class="ks-table"><tr><th>register</th>');
+      h.push('<table class="ks-table ks-lanetab"><tr><th>register</th>');
       for (var c = 0; c < 32; c++) h.push('<th>' + c + '</th>');
       h.push('</tr>');
       s.wr.forEach(function (w) {
@@ -104,9 +144,25 @@
     clear();
     var src = root.querySelector("details.ks-source");
     all('.ks-ln.ks-cur').forEach(function (e) { e.classList.remove("ks-cur"); });
-    all('.ks-ln[data-pl="' + s.pl + '"]').forEach(function (e) { e.classList.add("ks-cur"); if (src && src.open) { var col = e.closest(".ks-col"); if (col) col.scrollTop = e.offsetTop - col.clientHeight / 3; } });
-    if (s.cl) all('.ks-cuda .ks-ln[data-cl="' + (s.cf ? srcKey(s.cf, s.cl) : s.cl) + '"]').forEach(function (e) { e.classList.add("ks-cur"); });
+    all('.ks-ln[data-pl="' + s.pl + '"]').forEach(function (e) { e.classList.add("ks-cur"); if (src && src.open) inView(e); });
+    if (s.cl) all('.ks-cuda .ks-ln[data-cl="' + (s.cf ? srcKey(s.cf, s.cl) : s.cl) + '"]').forEach(function (e) { e.classList.add("ks-cur"); if (src && src.open) inView(e); });
   }
+  // A clicked source line: the widget offers to jump to the next step at it.
+  var atline = q(".ks-atline");
+  function offer(e) {
+    if (!atline) return;
+    var pl = e.getAttribute("data-pl"), cl = e.getAttribute("data-cl");
+    atline.disabled = false;
+    atline.textContent = "next step at " + (pl ? "PTX line " + pl : "CUDA line " + cl);
+    atline.onclick = function () {
+      for (var d = 1; d <= steps.length; d++) {
+        var k = (cur + d) % steps.length, st = steps[k];
+        if (pl ? String(st.pl) === pl : (!st.cf && String(st.cl) === cl)) { show(k); atline.setCustomValidity && atline.setCustomValidity(""); return; }
+      }
+      atline.textContent = "no recorded step at " + (pl ? "PTX line " + pl : "CUDA line " + cl);
+    };
+  }
+  all(".ks-ln").forEach(function (e) { e.addEventListener("click", function () { offer(e); }); });
   function q(c) { return root.querySelector(c); }
   function play() {
     if (timer) { clearInterval(timer); timer = null; q(".ks-play").textContent = "play"; return; }

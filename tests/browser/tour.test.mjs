@@ -134,8 +134,94 @@ async function checkWidget(page, where) {
     const d = await state();
     check(d.step === div + 1 && matches(d.cur, steps[div]), `${where}: typing step ${div + 1} jumps there`, JSON.stringify(d));
   }
+  // The step's code is beside the lanes: its PTX line (and CUDA line) in the excerpt just above them.
+  const beside = await report.evaluate((r) => {
+    const step = Number(r.querySelector("input.ks-step").value);
+    const s = JSON.parse(r.querySelector(".ks-trace-data").textContent).steps[step - 1];
+    const now = r.querySelector(".ks-stepcode .ks-now"), lanes = r.querySelector(".ks-lanes");
+    if (!now || !lanes) return { ok: false, why: "no excerpt or lanes" };
+    const gap = lanes.getBoundingClientRect().top - now.getBoundingClientRect().bottom;
+    return { ok: now.textContent.includes("PTX " + s.pl) && gap >= 0 && gap < 200, gap, text: now.textContent, pl: s.pl };
+  });
+  check(beside.ok, `${where}: the step's PTX line is shown beside the lanes`, JSON.stringify(beside));
+  // A warp switch is announced: step onto the first step whose warp differs from the one before.
+  const sw = await report.evaluate((r) => JSON.parse(r.querySelector(".ks-trace-data").textContent).steps
+    .findIndex((s, i, a) => i > 0 && s.w !== a[i - 1].w));
+  if (sw > 0) {
+    await report.locator("input.ks-step").fill(String(sw));
+    await report.locator("input.ks-step").dispatchEvent("change");
+    await report.locator(".ks-next").click();
+    const ann = await report.evaluate((r) => (r.querySelector(".ks-switch") || { textContent: "" }).textContent);
+    check(/warp switch: warp \d+ → warp \d+/.test(ann), `${where}: the warp switch at step ${sw + 1} is announced`, ann);
+  }
+  // Clicking a CUDA line lights its PTX partners and scrolls the first into view in the PTX column;
+  // the widget then jumps to the next step at that line.
+  if (ptxShown) {
+    const cl = steps.length ? await report.evaluate((r) => {
+      const st = JSON.parse(r.querySelector(".ks-trace-data").textContent).steps;
+      const s = st.filter((x) => x.cl > 0 && !x.cf).pop(); return s ? s.cl : 0;
+    }) : 0;
+    if (cl > 0) {
+      await report.locator(`.ks-cuda .ks-ln[data-cl="${cl}"]`).first().click();
+      const vis = await report.evaluate((r, c) => {
+        const col = r.querySelector(".ks-ptx");
+        const e = Array.from(col.querySelectorAll(`.ks-ln.ks-hl[data-cl="${c}"]`))[0];
+        if (!e) return { ok: false, why: "no lit partner" };
+        const a = e.getBoundingClientRect(), b = col.getBoundingClientRect();
+        return { ok: a.top >= b.top && a.bottom <= b.bottom, top: a.top, colTop: b.top, colBottom: b.bottom };
+      }, cl);
+      check(vis.ok, `${where}: clicking CUDA line ${cl} scrolls its PTX partner into view`, JSON.stringify(vis));
+      await report.locator(".ks-atline").click();
+      const at = await report.evaluate((r) => {
+        const st = JSON.parse(r.querySelector(".ks-trace-data").textContent).steps;
+        return st[Number(r.querySelector("input.ks-step").value) - 1].cl;
+      });
+      check(at === cl, `${where}: "next step at" jumps to a step at CUDA line ${cl}`, `step at line ${at}`);
+    }
+  }
+  // PTX opcode documentation on hover: every opcode of the listing has a title from the table.
+  const docs = await report.evaluate((r) => {
+    const ops = Array.from(r.querySelectorAll(".ks-ptx .ks-op"));
+    const missing = ops.filter((o) => !o.title || !o.title.startsWith(o.dataset.op + ": ")).map((o) => o.textContent);
+    return { n: ops.length, missing: missing.slice(0, 5) };
+  });
+  check(docs.n > 0 && docs.missing.length === 0, `${where}: all ${docs.n} PTX opcodes have their documentation on hover`, JSON.stringify(docs));
+  // The screenshot shows the first step where the warp runs with part of its lanes.
+  if (div >= 0) {
+    await report.locator("input.ks-step").fill(String(div + 1));
+    await report.locator("input.ks-step").dispatchEvent("change");
+  }
   await report.locator(".ks-widget").scrollIntoViewIfNeeded();
   await report.locator("details.ks-trace").screenshot({ path: path.join(SHOTS, `${SHOT_PREFIX}${where}-widget.png`) });
+}
+
+// The budgets of issue 15 on the report of a 3-line kernel (vector_add) at 1366 px wide:
+// at most 1,100 px tall with the default sections, and nothing wider than the page.
+async function checkCompact(page, where) {
+  const vp = page.viewportSize();
+  await page.setViewportSize({ width: 1366, height: vp.height });
+  await page.waitForTimeout(300);
+  const reps = page.locator(".ks-report").filter({ has: page.locator(".ks-summary .ks-k", { hasText: /^vector_add$/ }) });
+  if (await reps.count() === 0) {
+    console.log(`${where}: no vector_add report; compactness checks skipped`);
+    await page.setViewportSize(vp);
+    return;
+  }
+  const m = await reps.first().evaluate((r) => {
+    const wide = Array.from(r.querySelectorAll("*")).filter((e) => e.scrollWidth > e.clientWidth + 1 &&
+      getComputedStyle(e).overflowX !== "visible" && e.clientWidth > 0)
+      .map((e) => `${e.className || e.tagName} ${e.closest("details") ? e.closest("details").dataset.section : ""} ${e.scrollWidth}>${e.clientWidth}`).slice(0, 5);
+    const box = r.getBoundingClientRect();
+    const open = Array.from(r.querySelectorAll(":scope > details.ks-section")).filter((d) => d.open).map((d) => d.dataset.section);
+    const charts = r.querySelectorAll("svg").length;
+    return { height: box.height, width: box.width, right: box.right, page: document.documentElement.clientWidth, wide, open, charts };
+  });
+  check(m.height <= 1100, `${where}: the vector_add report is at most 1,100 px tall at 1366 px`, JSON.stringify(m));
+  check(m.wide.length === 0 && m.right <= m.page, `${where}: the vector_add report does not overflow sideways`, JSON.stringify(m));
+  check(m.open.join() === "correctness,hints,source", `${where}: only correctness, hints and source are open by default`, m.open.join());
+  check(m.charts === 0, `${where}: no chart at 100% occupancy`, `${m.charts} charts`);
+  await reps.first().screenshot({ path: path.join(SHOTS, `${SHOT_PREFIX}${where}-compact.png`) });
+  await page.setViewportSize(vp);
 }
 
 // Screenshot of the report with the most hints, whole (no output scrolling).
@@ -251,6 +337,7 @@ async function live(ctx) {
   check(ids.length > 0 && new Set(ids).size === ids.length, `live: ${ids.length} reports, ids unique`);
   await page.evaluate(() => Jupyter.notebook.get_cells().forEach((c) => { if (c.output_area) c.output_area.unscroll_area(); }));
   await shootReport(page, "live-report.png");
+  await checkCompact(page, "live");
   await checkWidget(page, "live");
   check(errors.length === 0, "live: no JavaScript errors on the page", errors.join(" | ").slice(0, 500));
 
@@ -278,6 +365,7 @@ async function exported(ctx) {
   // The nbconvert template's MathJax loader (blocked: no network) leaves a message box; not ours.
   await page.evaluate(() => { const m = document.getElementById("MathJax_Message"); if (m) m.remove(); });
   await shootReport(page, "export-report.png");
+  await checkCompact(page, "export");
   await checkWidget(page, "export");
   check(errors.length === 0, "export: no JavaScript errors on the page", errors.join(" | ").slice(0, 500));
   await page.close();
