@@ -1,6 +1,7 @@
 package ptxas
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/kernelscope/kernelscope/gpu/ptx"
@@ -43,6 +44,8 @@ type lowerer struct {
 	gen  int // 75, 80, 86, 89, 90
 	l    *Lowering
 	seen map[string]bool // special registers and params already materialised
+	// openUntil is the start of the reconvergence point of the open convergence region
+	openUntil int
 }
 
 // emit sets instruction pc to the given SASS opcodes.
@@ -91,7 +94,82 @@ func (lw *lowerer) run() error {
 		}
 	}
 	lw.merge()
+	lw.ifConvert()
 	return nil
+}
+
+// maxPredicated is the largest region (SASS instructions) ptxas was seen to predicate
+// instead of branching around (branchy's 5-instruction arm, iso_pred).
+const maxPredicated = 10
+
+// ifConvert finds forward conditional branches around a small single-entry region (or an
+// if/else diamond of two) that ptxas turns into predicated code: every warp reaching the
+// branch issues the whole region, so the region's cost moves onto the branch.
+func (lw *lowerer) ifConvert() {
+	fn, l := lw.fn, lw.l
+	labelAt := map[int]bool{}
+	for _, lb := range fn.Labels {
+		labelAt[lb.Index] = true
+	}
+	clean := func(a, b int) bool { // [a, b): no labels inside, no control flow, no barriers
+		for i := a; i < b; i++ {
+			if i > a && labelAt[i] {
+				return false
+			}
+			switch fn.Insts[i].Op {
+			case "bra", "brx", "ret", "exit", "bar", "barrier", "call", "atom", "red", "trap", "shfl", "vote", "membar", "fence":
+				return false
+			}
+		}
+		return true
+	}
+	cost := func(a, b int) float64 {
+		c := 0.0
+		for i := a; i < b; i++ {
+			c += l.Insts[i].Issue
+		}
+		return c
+	}
+	for pc, in := range fn.Insts {
+		if in.Op != "bra" || in.Guard == "" || has(in, "uni") || len(in.Args) == 0 {
+			continue
+		}
+		tgt, ok := lw.df.label[in.Args[0].Name]
+		if !ok || tgt <= pc+1 || lw.toExit(tgt) {
+			continue
+		}
+		lo, hi := pc+1, tgt
+		end := -1
+		if last := fn.Insts[tgt-1]; last.Op == "bra" && last.Guard == "" && len(last.Args) > 0 {
+			// if/else: the then-arm ends with a jump over the else-arm
+			if e, ok := lw.df.label[last.Args[0].Name]; ok && e > tgt && clean(lo, tgt-1) && clean(tgt, e) {
+				end = e
+			}
+		}
+		var c float64
+		switch {
+		case end > 0:
+			c = cost(lo, tgt-1) + cost(tgt, end)
+			hi = end
+		case clean(lo, hi):
+			c = cost(lo, hi)
+		default:
+			continue
+		}
+		if c > maxPredicated {
+			continue
+		}
+		var pipes [NumPipes]float64
+		for i := lo; i < hi; i++ {
+			for k, v := range l.Insts[i].Pipes {
+				pipes[k] += v
+			}
+			l.Insts[i].Issue, l.Insts[i].Pipes = 0, [NumPipes]float64{}
+			l.Insts[i].Why = fmt.Sprintf("predicated: issued with the if-converted branch at PTX instruction %d", pc)
+		}
+		l.Insts[pc].Issue, l.Insts[pc].Pipes = c, pipes
+		l.Insts[pc].Why = fmt.Sprintf("if-converted: the %d instructions up to PTX instruction %d are predicated, no branch", int(c), hi)
+	}
 }
 
 // usedOnlyBy reports whether every user of pc's result satisfies ok (false when unused).
@@ -254,21 +332,27 @@ func (lw *lowerer) inst(pc int, in *ptx.Inst) {
 	case "and", "or", "xor", "not", "cnot", "lop3":
 		if t == "pred" {
 			lw.emit(pc, "PLOP3", "PLOP3")
+		} else if wide && in.Op == "and" && len(in.Args) > 2 && in.Args[2].Kind == ptx.OpImm && in.Args[2].Imm >= 0 && in.Args[2].Imm < 1<<32 {
+			lw.emit(pc, "64-bit and with a 32-bit mask: LOP3 on the low half, the high half is RZ", "LOP3")
 		} else if wide {
 			lw.emit(pc, "LOP3 on both halves", "LOP3", "LOP3")
 		} else {
 			lw.emit(pc, "LOP3", "LOP3")
 		}
 	case "neg":
-		if f {
+		if f && lw.usedOnlyBy(pc, isFloatArith) {
 			lw.emit(pc, "negation folded into the user's operand")
+		} else if f {
+			lw.emit(pc, "FADD -x, -RZ (the value is stored or moved)", "FADD")
 		} else {
 			lw.emit(pc, "IADD3 -x", "IADD3")
 		}
 	case "abs":
 		switch {
-		case f:
+		case f && lw.usedOnlyBy(pc, isFloatArith):
 			lw.emit(pc, "|x| folded into the user's operand")
+		case f:
+			lw.emit(pc, "FADD |x|, -RZ", "FADD")
 		default:
 			lw.emit(pc, "IABS", "IABS")
 		}
@@ -304,8 +388,10 @@ func (lw *lowerer) inst(pc int, in *ptx.Inst) {
 		lw.div(pc, in, f, wide)
 	case "rcp":
 		switch {
-		case has(in, "approx") && !wide:
+		case has(in, "approx") && !wide && has(in, "ftz"):
 			lw.emit(pc, "MUFU.RCP", "MUFU")
+		case has(in, "approx") && !wide:
+			lw.emit(pc, "MUFU.RCP with denormal scaling", "FSETP", "FMUL", "MUFU", "FMUL")
 		case wide:
 			lw.emit(pc, "f64 reciprocal: MUFU.RCP64H + Newton steps + slow-path test", append([]string{"MUFU", "BSSY", "FSETP", "BRA", "BSYNC"}, repeat("DFMA", 5)...)...)
 		default:
@@ -316,21 +402,24 @@ func (lw *lowerer) inst(pc int, in *ptx.Inst) {
 		case has(in, "approx"):
 			lw.emit(pc, "MUFU.SQRT", "MUFU")
 		case wide:
-			lw.emit(pc, "f64 sqrt: MUFU.RSQ64H + Newton steps + slow-path test", append([]string{"MUFU", "IADD3", "BSSY", "ISETP", "BRA", "BSYNC", "DMUL"}, repeat("DFMA", 6)...)...)
+			lw.emit(pc, "f64 sqrt: MUFU.RSQ64H + Newton steps + slow-path test (iso_f64)", append([]string{"IMAD", "BSSY", "IMAD", "MUFU", "VIADD", "ISETP", "DMUL", "DMUL", "DMUL", "VIADD", "IMAD", "BRA", "BSYNC"}, repeat("DFMA", 5)...)...)
 		default:
 			lw.emit(pc, "IEEE sqrt: MUFU.RSQ + Newton steps + slow-path test", "MUFU", "IADD3", "ISETP", "BSSY", "BRA", "BSYNC", "FMUL", "FFMA", "FFMA")
 		}
 	case "rsqrt":
-		if wide {
+		switch {
+		case wide:
 			lw.emit(pc, "MUFU.RSQ64H + refinement", "MUFU", "DMUL", "DFMA", "DFMA")
-		} else {
+		case has(in, "ftz"):
 			lw.emit(pc, "MUFU.RSQ", "MUFU")
+		default:
+			lw.emit(pc, "MUFU.RSQ with denormal scaling (iso_fastm)", "FSETP", "FMUL", "MUFU", "FMUL")
 		}
 	case "ex2", "lg2":
 		if has(in, "ftz") {
 			lw.emit(pc, "MUFU."+strings.ToUpper(in.Op), "MUFU")
 		} else {
-			lw.emit(pc, "MUFU with denormal scaling", "FSETP", "FMUL", "MUFU", "FMUL")
+			lw.emit(pc, "MUFU with denormal scaling (iso_fastm)", "FSETP", "FMUL", "MUFU", "FMUL")
 		}
 	case "sin", "cos":
 		lw.emit(pc, "FMUL.RZ + MUFU."+strings.ToUpper(in.Op), "FMUL", "MUFU")
@@ -396,9 +485,39 @@ func (lw *lowerer) branch(pc int, in *ptx.Inst) {
 		lw.emit(pc, "BRA", "BRA")
 		return
 	}
+	if end := lw.loopEnd(pc); end >= 0 && tgt > end {
+		lw.emit(pc, "loop exit: BRA (the convergence barrier is outside the loop)", "BRA")
+		return
+	}
+	if pc < lw.openUntil {
+		lw.emit(pc, "branch inside an open convergence region: BRA to its BSYNC", "BRA")
+		return
+	}
 	// a forward conditional branch that can diverge: ptxas opens a convergence barrier
-	// (BSSY) before it and closes it (BSYNC) where the paths meet
+	// (BSSY) before it and closes it (BSYNC) where the paths meet (iso_branch, branchy)
+	lw.openUntil = tgt
+	if df := lw.df; df.cfg != nil {
+		if b := df.block(pc); b >= 0 && df.cfg.IPDom[b] >= 0 {
+			lw.openUntil = max(tgt, df.cfg.Blocks[df.cfg.IPDom[b]].Start)
+		}
+	}
 	lw.emit(pc, "BSSY + BRA, BSYNC at the reconvergence point", "BSSY", "BRA", "BSYNC")
+}
+
+// loopEnd returns the index of the last back-edge branch of the innermost loop containing
+// pc (a branch at or after pc whose target is at or before pc), or -1.
+func (lw *lowerer) loopEnd(pc int) int {
+	best := -1
+	for j := pc; j < len(lw.fn.Insts); j++ {
+		in := lw.fn.Insts[j]
+		if in.Op != "bra" || len(in.Args) == 0 {
+			continue
+		}
+		if t, ok := lw.df.label[in.Args[0].Name]; ok && t <= pc {
+			return j
+		}
+	}
+	return best
 }
 
 // toExit reports whether the instruction at tgt is a ret/exit (ptxas branches there with
@@ -450,9 +569,44 @@ func (lw *lowerer) mov(pc int, in *ptx.Inst) {
 		}
 	case src.Kind == ptx.OpSym:
 		lw.emit(pc, "address of a variable: MOV or constant operand", "MOV")
+	case src.Kind == ptx.OpImm || src.Kind == ptx.OpFloat:
+		// an immediate is an operand of its user, unless it starts a loop-carried value
+		// (a register with several definitions) or is stored (iso_sts_merge, iso_branch)
+		d := dests(in)
+		stored := lw.usedOnlyBy(pc, func(u *ptx.Inst) bool { return true }) && len(d) == 1 && lw.storedValue(d[0])
+		if len(d) == 1 && (len(lw.df.defs[d[0]]) > 1 || stored) {
+			lw.emit(pc, "immediate materialised: MOV/IMAD.MOV/HFMA2.MMA", "MOV")
+		} else {
+			lw.emit(pc, "immediate folded into its user")
+		}
 	default:
 		lw.emit(pc, "register move: coalesced away")
 	}
+}
+
+// storedValue reports whether register r is the data operand of a store or atomic.
+func (lw *lowerer) storedValue(r string) bool {
+	for _, u := range lw.df.uses[r] {
+		in := lw.fn.Insts[u]
+		if in.Op != "st" && in.Op != "atom" && in.Op != "red" {
+			continue
+		}
+		for _, a := range in.Args {
+			if a.Kind == ptx.OpReg && a.Name == r {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isFloatArith reports whether u is floating-point arithmetic that takes -x and |x| operands.
+func isFloatArith(u *ptx.Inst) bool {
+	switch u.Op {
+	case "add", "sub", "mul", "fma", "mad", "setp", "min", "max", "div", "rcp", "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos":
+		return strings.HasPrefix(typ(u), "f")
+	}
+	return false
 }
 
 func (lw *lowerer) cvt(pc int, in *ptx.Inst) {
@@ -565,10 +719,13 @@ func (lw *lowerer) div(pc int, in *ptx.Inst, f, wide bool) {
 	t := typ(in)
 	switch {
 	case f && wide:
-		lw.emit(pc, "f64 division: MUFU.RCP64H + Newton steps + slow-path test", append([]string{"MUFU", "BSSY", "FSETP", "BRA", "BSYNC", "DMUL", "DMUL"}, repeat("DFMA", 6)...)...)
+		lw.emit(pc, "f64 division: MUFU.RCP64H + Newton steps + slow-path test (iso_f64)", append([]string{"IMAD", "BSSY", "FSETP", "MUFU", "DMUL", "FFMA", "FSETP", "BRA", "BSYNC"}, repeat("DFMA", 7)...)...)
+		return
+	case f && (has(in, "approx") || has(in, "full")) && has(in, "ftz"):
+		lw.emit(pc, "MUFU.RCP + FMUL", "MUFU", "FMUL")
 		return
 	case f && (has(in, "approx") || has(in, "full")):
-		lw.emit(pc, "MUFU.RCP + FMUL", "MUFU", "FMUL")
+		lw.emit(pc, "MUFU.RCP + FFMA with denormal scaling of both operands (iso_fastm)", "FMUL", "FSETP", "FSEL", "FMUL", "MUFU", "FFMA")
 		return
 	case f:
 		lw.emit(pc, "IEEE f32 division: MUFU.RCP + FFMA steps + FCHK slow-path test", "MUFU", "FFMA", "FFMA", "FFMA", "FFMA", "FFMA", "FCHK", "BSSY", "BRA", "BSYNC")
