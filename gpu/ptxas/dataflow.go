@@ -15,8 +15,10 @@ type dataflow struct {
 	defs  map[string][]int
 	uses  map[string][]int
 	align map[string]int // bytes; 1 = unknown
-	cfg   *ptx.CFG
-	label map[string]int // label -> instruction index
+	// uniform holds the registers known to be equal in all lanes of a warp
+	uniform map[string]bool
+	cfg     *ptx.CFG
+	label   map[string]int // label -> instruction index
 }
 
 // noDest lists the opcodes whose first operand is not a destination.
@@ -90,7 +92,67 @@ func newDataflow(mod *ptx.Module, fn *ptx.Func) *dataflow {
 		df.cfg = g
 	}
 	df.computeAlign()
+	df.computeUniform()
 	return df
+}
+
+// computeUniform finds the registers whose value is the same in every lane of a warp:
+// computed only from parameters, %ctaid/%ntid/%nctaid, immediates and symbols.
+func (df *dataflow) computeUniform() {
+	df.uniform = map[string]bool{}
+	for r := range df.defs {
+		df.uniform[r] = true
+	}
+	for iter := 0; iter < 20; iter++ {
+		changed := false
+		for _, in := range df.fn.Insts {
+			u := df.instUniform(in)
+			for _, d := range dests(in) {
+				if !u && df.uniform[d] {
+					df.uniform[d], changed = false, true
+				}
+			}
+		}
+		if !changed {
+			return
+		}
+	}
+}
+
+func (df *dataflow) instUniform(in *ptx.Inst) bool {
+	if in.Guard != "" && !df.uniform[in.Guard] {
+		return false
+	}
+	switch in.Op {
+	case "ld":
+		if !has(in, "param") {
+			return false
+		}
+	case "mov", "cvta", "cvt", "add", "sub", "mul", "mad", "shl", "shr", "and", "or", "xor", "setp", "selp", "min", "max":
+	default:
+		return false
+	}
+	start := 1
+	for i := start; i < len(in.Args); i++ {
+		a := in.Args[i]
+		switch a.Kind {
+		case ptx.OpSpecial:
+			switch a.Name {
+			case "%ctaid", "%ntid", "%nctaid", "%nsmid", "%clusterid", "%nclusterid":
+			default:
+				return false
+			}
+		case ptx.OpReg:
+			if !df.uniform[a.Name] {
+				return false
+			}
+		case ptx.OpAddr:
+			if a.BaseReg && !df.uniform[a.Name] {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // users returns the instructions that read the value defined by instruction pc.

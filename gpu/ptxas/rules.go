@@ -751,6 +751,20 @@ func (lw *lowerer) div(pc int, in *ptx.Inst, f, wide bool) {
 	}
 }
 
+// aggregated reports whether in is an integer atomic add on global memory whose address is
+// the same for the whole warp and whose old value is unused.
+func (lw *lowerer) aggregated(in *ptx.Inst) bool {
+	if !has(in, "add") || strings.HasPrefix(typ(in), "f") || has(in, "shared") {
+		return false
+	}
+	for _, a := range in.Args {
+		if a.Kind == ptx.OpAddr {
+			return a.BaseReg && lw.df.uniform[a.Name]
+		}
+	}
+	return false
+}
+
 // mem lowers one load/store/atomic; merging is decided afterwards (merge).
 func (lw *lowerer) mem(pc int, in *ptx.Inst) {
 	shared, local := has(in, "shared"), has(in, "local")
@@ -775,16 +789,17 @@ func (lw *lowerer) mem(pc int, in *ptx.Inst) {
 		default:
 			lw.emit(pc, "STG", "STG")
 		}
-	case "atom":
-		if shared {
+	case "atom", "red":
+		switch {
+		case shared:
 			lw.emit(pc, "ATOMS", "ATOMS")
-		} else {
+		case lw.aggregated(in):
+			// an integer add to one address for the whole warp: ptxas sums the lanes with
+			// REDUX and lets one elected lane issue the RED (iso_atom_shfl)
+			lw.emit(pc, "warp-aggregated atomic: S2R LANEID, REDUX.SUM, VOTEU.ANY, UFLO, IMAD.U32, ISETP, one REDG", "S2R", "REDUX", "VOTEU", "UFLO", "IMAD", "ISETP", "REDG")
+		case in.Op == "atom" && len(lw.df.users(pc)) > 0:
 			lw.emit(pc, "ATOMG", "ATOMG")
-		}
-	case "red":
-		if shared {
-			lw.emit(pc, "ATOMS", "ATOMS")
-		} else {
+		default:
 			lw.emit(pc, "REDG", "REDG")
 		}
 	case "cp":

@@ -15,6 +15,7 @@ import (
 
 	"github.com/kernelscope/kernelscope/gpu/mem"
 	"github.com/kernelscope/kernelscope/gpu/ptx"
+	"github.com/kernelscope/kernelscope/gpu/sass"
 	"github.com/kernelscope/kernelscope/gpu/sim"
 	"github.com/kernelscope/kernelscope/internal/golden"
 )
@@ -208,6 +209,7 @@ type modelRow struct {
 	calibration bool
 	ptxWarp     int64
 	model       Counts
+	fromSASS    *Counts // nil without a listing
 	measured    float64
 	pipesNCU    [NumPipes]float64
 	mem         mem.Totals // with merging
@@ -247,8 +249,38 @@ func runModel(t testing.TB, l launch, cache map[string]*ptx.Module) modelRow {
 	if err != nil {
 		t.Fatalf("%s: %v", l.id, err)
 	}
-	return modelRow{id: l.id, set: l.set, calibration: l.calibration, ptxWarp: res.Stats.WarpInstructions, model: c,
+	row := modelRow{id: l.id, set: l.set, calibration: l.calibration, ptxWarp: res.Stats.WarpInstructions, model: c,
 		mem: merged.Totals(), memPTX: plain.Totals()}
+	if lst := listingFor(t, l.ptxPath); lst != nil {
+		sp, err := LowerModuleFromSASS(m, "sm_90", lst)
+		if err != nil {
+			t.Fatalf("%s: %v", l.id, err)
+		}
+		sc, err := sp.Count(l.kernel, res.Insts, warps)
+		if err != nil {
+			t.Fatalf("%s: %v", l.id, err)
+		}
+		row.fromSASS = &sc
+	}
+	return row
+}
+
+// listingFor returns the nvdisasm -g listing beside a PTX file (NAME.sm_90.ptx ->
+// NAME.sm_90.nvdisasm in the golden or measured sass folder), nil if there is none.
+func listingFor(t testing.TB, ptxPath string) *sass.Listing {
+	base := strings.TrimSuffix(filepath.Base(ptxPath), ".ptx")
+	for _, dir := range []string{filepath.Join(golden.Dir(), "sass"), filepath.Join(measuredDir, "sass")} {
+		b, err := os.ReadFile(filepath.Join(dir, base+".nvdisasm"))
+		if err != nil {
+			continue
+		}
+		l, err := sass.Parse(string(b))
+		if err != nil {
+			t.Fatalf("%s: %v", base, err)
+		}
+		return l
+	}
+	return nil
 }
 
 func TestDynamicExplore(t *testing.T) {
@@ -264,7 +296,11 @@ func TestDynamicExplore(t *testing.T) {
 	for _, l := range ls {
 		r := runModel(t, l, cache)
 		want := ncu[l.id].Metrics["smsp__inst_executed.sum"]
-		t.Logf("%-34s ptx %9d (%+6.1f%%)  model %11.0f (%+6.1f%%)  ncu %9.0f", l.id, r.ptxWarp, 100*(float64(r.ptxWarp)-want)/want, r.model.Total, 100*(r.model.Total-want)/want, want)
+		fs := 0.0
+		if r.fromSASS != nil {
+			fs = 100 * (r.fromSASS.Total - want) / want
+		}
+		t.Logf("%-34s ptx %9d (%+6.1f%%)  model %11.0f (%+6.1f%%)  ncu %9.0f sass %+6.1f%%", l.id, r.ptxWarp, 100*(float64(r.ptxWarp)-want)/want, r.model.Total, 100*(r.model.Total-want)/want, want, fs)
 	}
 }
 
