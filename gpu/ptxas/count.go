@@ -124,16 +124,23 @@ func NewMergeFilter(p *Program, mod *ptx.Module, next func(*mem.Access)) *MergeF
 
 // Observe counts one warp-level access through the filter.
 func (f *MergeFilter) Observe(a *mem.Access) {
+	if ca, keep := f.Filter(a); keep && f.next != nil {
+		f.next(ca)
+	}
+}
+
+// Filter returns the access to count for a (a itself, or the merged leader widened to the
+// group's width in a buffer reused by the next call) and false when a merged into its leader.
+func (f *MergeFilter) Filter(a *mem.Access) (*mem.Access, bool) {
 	if a.Line <= 0 || a.Line >= len(f.act) || f.act[a.Line] == 0 {
-		f.next(a)
-		return
+		return a, true
 	}
 	act := f.act[a.Line]
 	if act < 0 {
 		f.Merged++
-		return
+		return nil, false
 	}
 	f.scratch = *a
 	f.scratch.Bytes = int(act)
-	f.next(&f.scratch)
+	return &f.scratch, true
 }
