@@ -266,6 +266,16 @@ func (df *dataflow) instAlign(in *ptx.Inst) int {
 		return 1
 	}
 	switch in.Op {
+	case "ld":
+		// a kernel pointer parameter declared .ptr .align N points to N-aligned memory
+		if has(in, "param") && len(in.Args) > 1 && in.Args[1].Kind == ptx.OpAddr {
+			for _, p := range df.fn.Params {
+				if p.Name == in.Args[1].Name && p.Ptr && p.PtrAlign > 0 {
+					return p.PtrAlign
+				}
+			}
+		}
+		return 1
 	case "mov", "cvta", "cvt":
 		if in.Op == "mov" && len(in.Args) > 1 && in.Args[1].Kind == ptx.OpSpecial {
 			return 1
