@@ -31,6 +31,13 @@ func sassPipe(op string) Pipe {
 		return PipeXU
 	case "EXIT", "BRA", "BSSY", "CALL", "RET", "WARPSYNC", "BRX", "JMP", "BREAK":
 		return PipeCBU
+	case "BRA.U":
+		// back edges, loop exits and jumps outside a convergence region are in none of the
+		// pipe counters (iso_loop_const: 512 back edges, cbu 8; saxpy)
+		return PipeOther
+	case "VIADD.I", "IMAD.SHL", "IMAD.MOV":
+		// sm_90 issues an add of an immediate as VIADD and shifts/moves as IMAD.* on the fma pipe
+		return PipeFMA
 	case "UIADD3", "ULEA", "UIMAD", "ULOP3", "USHF", "UISETP", "UFLO", "VOTEU", "UPRMT", "USEL", "UPOPC", "REDUX":
 		return PipeUniform
 	}
@@ -320,8 +327,10 @@ func (lw *lowerer) inst(pc int, in *ptx.Inst) {
 			lw.emit(pc, "folded into LEA/LEA.HI.X with its add")
 		case wide:
 			lw.emit(pc, "64-bit shift", "SHF", "SHF")
+		case lw.gen >= 90 && len(in.Args) > 2 && in.Args[2].Kind == ptx.OpImm:
+			lw.emit(pc, "IMAD.SHL (fma pipe)", "IMAD.SHL")
 		default:
-			lw.emit(pc, "SHF/IMAD.SHL", "SHF")
+			lw.emit(pc, "SHF", "SHF")
 		}
 	case "shr":
 		if wide {
@@ -482,15 +491,19 @@ func (lw *lowerer) branch(pc int, in *ptx.Inst) {
 		return
 	}
 	if in.Guard == "" || tgt <= pc || has(in, "uni") || lw.toExit(tgt) {
-		lw.emit(pc, "BRA", "BRA")
+		if lw.toExit(tgt) && in.Guard != "" {
+			lw.emit(pc, "predicated EXIT", "EXIT")
+		} else {
+			lw.emit(pc, "BRA", "BRA.U")
+		}
 		return
 	}
 	if end := lw.loopEnd(pc); end >= 0 && tgt > end {
-		lw.emit(pc, "loop exit: BRA (the convergence barrier is outside the loop)", "BRA")
+		lw.emit(pc, "loop exit: BRA (the convergence barrier is outside the loop)", "BRA.U")
 		return
 	}
 	if pc < lw.openUntil {
-		lw.emit(pc, "branch inside an open convergence region: BRA to its BSYNC", "BRA")
+		lw.emit(pc, "branch inside an open convergence region: BRA to its BSYNC", "BRA.U")
 		return
 	}
 	// a forward conditional branch that can diverge: ptxas opens a convergence barrier
@@ -575,7 +588,7 @@ func (lw *lowerer) mov(pc int, in *ptx.Inst) {
 		d := dests(in)
 		stored := lw.usedOnlyBy(pc, func(u *ptx.Inst) bool { return true }) && len(d) == 1 && lw.storedValue(d[0])
 		if len(d) == 1 && (len(lw.df.defs[d[0]]) > 1 || stored) {
-			lw.emit(pc, "immediate materialised: MOV/IMAD.MOV/HFMA2.MMA", "MOV")
+			lw.emit(pc, "immediate materialised: MOV/IMAD.MOV/HFMA2.MMA", "IMAD.MOV")
 		} else {
 			lw.emit(pc, "immediate folded into its user")
 		}
@@ -683,6 +696,9 @@ func (lw *lowerer) add(pc int, in *ptx.Inst, f, wide bool) {
 		return
 	case f:
 		lw.emit(pc, "FADD", "FADD")
+		return
+	case !wide && len(in.Args) > 2 && in.Args[2].Kind == ptx.OpImm && lw.gen >= 90:
+		lw.emit(pc, "VIADD (add of an immediate, fma pipe on sm_90)", "VIADD.I")
 		return
 	case !wide:
 		lw.emit(pc, "IADD3 (or LEA with a folded shift)", "IADD3")

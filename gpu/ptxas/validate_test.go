@@ -213,6 +213,7 @@ type modelRow struct {
 	measured    float64
 	pipesNCU    [NumPipes]float64
 	mem         mem.Totals // with merging
+	hasMem      bool       // real code: the report had a memory section
 	memPTX      mem.Totals // without
 }
 
@@ -250,7 +251,7 @@ func runModel(t testing.TB, l launch, cache map[string]*ptx.Module) modelRow {
 		t.Fatalf("%s: %v", l.id, err)
 	}
 	row := modelRow{id: l.id, set: l.set, calibration: l.calibration, ptxWarp: res.Stats.WarpInstructions, model: c,
-		mem: merged.Totals(), memPTX: plain.Totals()}
+		mem: merged.Totals(), memPTX: plain.Totals(), hasMem: true}
 	if lst := listingFor(t, l.ptxPath); lst != nil {
 		sp, err := LowerModuleFromSASS(m, "sm_90", lst)
 		if err != nil {
@@ -305,3 +306,20 @@ func TestDynamicExplore(t *testing.T) {
 }
 
 var _ = fmt.Sprintf
+
+func TestPipeExplore(t *testing.T) {
+	if os.Getenv("PTXAS_EXPLORE") == "" {
+		t.Skip("PTXAS_EXPLORE=1")
+	}
+	ncu := loadNCU(t)
+	cache := map[string]*ptx.Module{}
+	for _, l := range append(goldenLaunches(t), manifestLaunches(t, "iso.", 1<<20)...) {
+		r := runModel(t, l, cache)
+		m := ncu[l.id].Metrics
+		s := ""
+		for _, p := range ncuPipes {
+			s += fmt.Sprintf(" %s %.0f/%.0f", p, r.model.Pipes[p], m["smsp__inst_executed_pipe_"+p.String()+".sum"])
+		}
+		t.Logf("%-28s%s", l.id, s)
+	}
+}
