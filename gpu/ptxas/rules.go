@@ -293,6 +293,8 @@ func (lw *lowerer) inst(pc int, in *ptx.Inst) {
 		switch {
 		case has(in, "wide") && lw.usedOnlyBy(pc, func(u *ptx.Inst) bool { return isAdd64(u) || isMemOp(u) }):
 			lw.emit(pc, "folded into the IMAD.WIDE of its address add")
+		case has(in, "wide") && !is64(t) && len(in.Args) > 2 && in.Args[2].Kind == ptx.OpImm && pow2(in.Args[2].Imm) == int(in.Args[2].Imm) && lw.usedOnlyBy(pc, isAdd32):
+			lw.emit(pc, "16-bit widening multiply by a power of two: a shift folded into LEA")
 		case has(in, "wide"):
 			lw.emit(pc, "IMAD.WIDE", "IMAD")
 		case f && wide:
@@ -575,7 +577,7 @@ func (lw *lowerer) mov(pc int, in *ptx.Inst) {
 			if lw.first("smem:window") {
 				lw.emit(pc, "sm_90 shared window: S2R SR_CgaCtaId, MOV, LEA", "S2R", "MOV", "LEA")
 			} else {
-				lw.emit(pc, "shared window base already in a register", "MOV")
+				lw.emit(pc, "shared window base already in a register")
 			}
 		} else {
 			lw.emit(pc, "shared address is an immediate")
@@ -678,6 +680,7 @@ func (lw *lowerer) cvt(pc int, in *ptx.Inst) {
 		case db == 64 && sb == 32 && strings.HasPrefix(st, "s"):
 			if lw.usedOnlyBy(pc, func(u *ptx.Inst) bool { return u.Op == "mul" && has(u, "wide") }) {
 				lw.emit(pc, "sign extension folded")
+
 			} else {
 				lw.emit(pc, "sign extension: SHF.R.S32.HI", "SHF")
 			}
