@@ -102,7 +102,99 @@ func (lw *lowerer) run() error {
 	}
 	lw.merge()
 	lw.ifConvert()
+	lw.unrollCounted()
 	return nil
+}
+
+// unrollCounted models ptxas unrolling a counted loop once more by 4 (iso2_dot_affine,
+// iso2_sum_stride, iso2_loop_alu: nvcc's 4x-unrolled loop becomes 16x, with 8/4x and
+// remainder paths): an innermost loop whose exit test reads a counter stepped by an
+// immediate, with no barrier and no masked (and-with-immediate) value in its body. Loops
+// that are not counted stay rolled (grid-stride loops: saxpy, iso2_gridstride_atom; shifts:
+// reductions; masked addresses: iso_loop, iso_branch; barriers: matmul_tiled), and so do
+// nvcc's remainder loops (counter from an and with 1..7). The counter update, the compare and
+// the back edge, and pointer increments by an immediate, are issued once per 4 trips.
+func (lw *lowerer) unrollCounted() {
+	fn, l, df := lw.fn, lw.l, lw.df
+	for j, in := range fn.Insts {
+		if in.Op != "bra" || in.Guard == "" || len(in.Args) == 0 {
+			continue
+		}
+		t, ok := df.label[in.Args[0].Name]
+		if !ok || t > j {
+			continue
+		}
+		body := fn.Insts[t:j]
+		ok = true
+		for k, b := range body {
+			switch {
+			case b.Op == "bra" && len(b.Args) > 0:
+				if tt, found := df.label[b.Args[0].Name]; found && tt <= t+k {
+					ok = false // not innermost
+				}
+			case b.Op == "bar" || b.Op == "barrier" || b.Op == "call":
+				ok = false
+			case b.Op == "and" && len(b.Args) > 2 && b.Args[2].Kind == ptx.OpImm:
+				ok = false
+			}
+		}
+		if !ok {
+			continue
+		}
+		// the exit test: setp on a counter stepped by an immediate inside the loop
+		sp := df.def(in.Guard)
+		if sp < t || sp >= j || fn.Insts[sp].Op != "setp" {
+			continue
+		}
+		counted, remainder := false, false
+		var step []int
+		for _, a := range fn.Insts[sp].Args[1:] {
+			if a.Kind != ptx.OpReg {
+				continue
+			}
+			for _, d := range df.defs[a.Name] {
+				di := fn.Insts[d]
+				if d >= t && d < j && (di.Op == "add" || di.Op == "sub") && len(di.Args) > 2 && di.Args[2].Kind == ptx.OpImm {
+					counted = true
+					step = append(step, d)
+				}
+				if d >= t && d < j && (di.Op == "add" || di.Op == "sub") && len(di.Args) > 2 && di.Args[2].Kind == ptx.OpReg {
+					// a counter reached through an add of another stepped register
+					for _, d2 := range df.defs[di.Args[2].Name] {
+						if x := fn.Insts[d2]; d2 >= t && d2 < j && (x.Op == "add" || x.Op == "sub") && len(x.Args) > 2 && x.Args[2].Kind == ptx.OpImm {
+							counted = true
+							step = append(step, d, d2)
+						}
+					}
+				}
+				if d < t && di.Op == "and" && len(di.Args) > 2 && di.Args[2].Kind == ptx.OpImm && di.Args[2].Imm > 0 && di.Args[2].Imm < 8 {
+					remainder = true
+				}
+			}
+		}
+		if !counted || remainder {
+			continue
+		}
+		quarter := func(k int) {
+			l.Insts[k].Issue *= 0.25
+			for p := range l.Insts[k].Pipes {
+				l.Insts[k].Pipes[p] *= 0.25
+			}
+			l.Insts[k].Why += " (loop unrolled 4x by ptxas: once per 4 trips)"
+		}
+		quarter(j)
+		quarter(sp)
+		for _, k := range step {
+			quarter(k)
+		}
+		for k := t; k < j; k++ {
+			b := fn.Insts[k]
+			if (b.Op == "add" || b.Op == "sub") && is64(typ(b)) && len(b.Args) > 2 && b.Args[2].Kind == ptx.OpImm &&
+				b.Args[0].Kind == ptx.OpReg && b.Args[1].Kind == ptx.OpReg && b.Args[0].Name == b.Args[1].Name {
+				quarter(k)
+			}
+		}
+	}
 }
 
 // maxPredicated is the largest region (SASS instructions) ptxas was seen to predicate
@@ -126,6 +218,13 @@ func (lw *lowerer) ifConvert() {
 			switch fn.Insts[i].Op {
 			case "bra", "brx", "ret", "exit", "bar", "barrier", "call", "atom", "red", "trap", "shfl", "vote", "membar", "fence":
 				return false
+			case "ld", "ldu":
+				// a region that loads from global memory keeps its branch (BSSY/BRA/BSYNC);
+				// shared loads and stores are predicated (iso2_guarded_load, iso2_reduce_gmem
+				// against iso2_reduce_smem)
+				if in := fn.Insts[i]; !has(in, "shared") && !has(in, "param") && !has(in, "const") {
+					return false
+				}
 			}
 		}
 		return true
