@@ -131,6 +131,12 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 
 	// The launch.
 	counter := mem.NewCounter(mem.NewHierarchy(spec, spec.SMs, memOpts))
+	// ptxas's view: SASS issue counts and merged memory instructions (gpu/ptxas)
+	lowering, lowNote := sassLowering(mod, req.Arch, rep.SASS)
+	if lowNote != "" {
+		rep.Notes = append(rep.Notes, lowNote)
+	}
+	observe, merge := mergedObserver(lowering, mod, counter)
 	simArgs := make([]sim.Arg, len(args))
 	for i, a := range args {
 		simArgs[i] = sim.Arg{Buffer: a.buffer, Scalar: a.scalar}
@@ -139,7 +145,7 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 	cfg := sim.Config{
 		Grid: grid, Block: block, NumSMs: spec.SMs, Budget: req.Budget,
 		Trace:    sim.TraceConfig{Block: tr.Block, WarpLo: tr.WarpLo, WarpHi: tr.WarpHi, MaxSteps: tr.Steps},
-		OnMemory: counter.Observe,
+		OnMemory: observe,
 		Check:    req.Checks.simChecks(),
 
 		DynamicShared: dynShared, Symbols: symBytes, SharedAllocUnit: spec.SharedAllocUnit, MaxWarpsPerSM: spec.MaxWarpsPerSM,
@@ -172,10 +178,10 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 		cfg.OnMemory = func(a *mem.Access) {
 			isTraced := tr.Steps >= 0 && a.Block == tr.Block && a.Warp >= tr.WarpLo && a.Warp <= tr.WarpHi && len(traced[a.Warp]) < limit
 			if !isTraced && tm == nil {
-				counter.Observe(a)
+				observe(a)
 				return
 			}
-			o := counter.Record(a)
+			o := recordMerged(merge, counter, a)
 			if isTraced {
 				traced[a.Warp] = append(traced[a.Warp], tracedAccess{line: a.Line, outcome: o})
 			}
@@ -201,6 +207,7 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 	if res != nil {
 		rep.Simulated = true
 		fillFromResult(rep, mod, k, res, args, counter, srcs, traced)
+		fillSASSCounts(rep, lowering, merge, k.Name, res, int64(nblocks)*int64((threadsPerBlock+31)/32))
 		rep.Outputs = append(rep.Outputs, variableOutputs(mod, res, symArgs, cvars)...)
 		if c := req.Checks; c.Race || c.Init || c.Sync || c.Order {
 			addFindings(rep, req, mod, res, args)

@@ -57,6 +57,12 @@ type Stats struct {
 	Blocks             int   `json:"blocks"`
 	WarpsPerBlock      int   `json:"warps_per_block"`
 	SimMillis          int64 `json:"sim_ms"`
+	// SASSInstructions is the warp-level SASS instructions the launch is modelled to issue
+	// (what Nsight Compute's smsp__inst_executed.sum counts); SASSSource says how (gpu/ptxas:
+	// "modelled ptxas lowering" or "from SASS"); SASSPipes splits it per pipe.
+	SASSInstructions int64            `json:"sass_instructions,omitempty"`
+	SASSSource       string           `json:"sass_source,omitempty"`
+	SASSPipes        map[string]int64 `json:"sass_pipes,omitempty"`
 }
 
 // Memory holds memory counters named after Nsight Compute's metrics.
@@ -72,6 +78,11 @@ type Memory struct {
 	L1HitRate                float64          `json:"l1_hit_rate"`
 	L2HitRate                float64          `json:"l2_hit_rate"`
 	Instructions             []MemInstruction `json:"instructions"`
+	// Counting says how accesses became counted instructions: "modelled ptxas merging" or
+	// "from SASS" (adjacent accesses ptxas merges into one LDS.64/128 count once);
+	// MergedAccesses is the warp accesses folded into a merged leader.
+	Counting       string `json:"counting,omitempty"`
+	MergedAccesses int64  `json:"merged_accesses,omitempty"`
 }
 
 // MemInstruction is the traffic of one memory instruction over the launch.

@@ -1,0 +1,154 @@
+// Package ptxas models what NVIDIA's assembler (ptxas) makes of a PTX function: how many SASS
+// instructions each PTX instruction becomes (0 when folded away, 1, or an expansion), which
+// pipe each issues to, and which adjacent shared/global accesses merge into one 64- or 128-bit
+// instruction. The rules are derived from cuobjdump listings of nvcc 13 builds (testdata/golden/sass,
+// testdata/measured/ptxas); with a real listing at hand FromSASS builds the same answer from it.
+package ptxas
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kernelscope/kernelscope/gpu/ptx"
+)
+
+// Pipe is the SM functional unit a SASS instruction issues to, as Nsight Compute names its
+// smsp__inst_executed_pipe_* counters.
+type Pipe uint8
+
+// Pipes. PipeOther counts instructions in none of Nsight Compute's pipe counters (ULDC, UMOV,
+// BSYNC, uniform-predicate branches).
+const (
+	PipeOther Pipe = iota
+	PipeALU
+	PipeFMA
+	PipeFP64
+	PipeLSU
+	PipeADU
+	PipeCBU
+	PipeUniform
+	PipeXU
+	PipeTensor
+	NumPipes
+)
+
+var pipeNames = [NumPipes]string{"other", "alu", "fma", "fp64", "lsu", "adu", "cbu", "uniform", "xu", "tensor"}
+
+// String is the pipe's Nsight Compute name ("alu", "fma", ...).
+func (p Pipe) String() string {
+	if p < NumPipes {
+		return pipeNames[p]
+	}
+	return "pipe?"
+}
+
+// Source says where a Lowering came from.
+type Source string
+
+// Lowering sources.
+const (
+	Modelled Source = "modelled ptxas lowering" // the rules of this package
+	FromSASS Source = "from SASS"               // a cuobjdump/nvdisasm listing of the real build
+)
+
+// Inst is what one PTX instruction becomes.
+type Inst struct {
+	// Issue is the SASS warp-instructions one execution of the PTX instruction issues
+	// (0: folded away; may be fractional when built from a listing by line).
+	Issue float64
+	// Pipes are the issues per pipe (sums to Issue).
+	Pipes [NumPipes]float64
+	// Group is the merge group of a shared/global access (index into Lowering.Groups), -1 if none.
+	Group int
+	// Why says in a few words what ptxas does with it ("folded into IMAD.WIDE", "LDS.128 with 3 more").
+	Why string
+}
+
+// Group is a set of adjacent PTX memory accesses that ptxas merges into one SASS instruction.
+type Group struct {
+	Members []int // PTX instruction indices, lowest address first
+	Leader  int   // the member at the lowest address: its access, Bytes wide, stands for the group
+	Bytes   int   // bytes per lane of the merged instruction (8 or 16)
+	Space   string
+	Op      string // "ld" or "st"
+	SASS    string // "LDS.128", "STS.64", "LDG.E.64", ...
+}
+
+// Lowering is the model of one function's SASS, indexed like Func.Insts.
+type Lowering struct {
+	Func   string
+	Arch   string
+	Source Source
+	Insts  []Inst
+	Groups []Group
+	// Entry is the SASS instructions every warp issues once on entry beyond its PTX (the
+	// stack-pointer load LDC R1, c[0x28]; the global memory descriptor ULDC.64).
+	Entry      float64
+	EntryPipes [NumPipes]float64
+}
+
+// IssueCounts returns the SASS issue count of each PTX instruction, rounded to whole
+// instructions (what a per-PC timing model issues), with the entry cost added to PC 0.
+func (l *Lowering) IssueCounts() []int {
+	out := make([]int, len(l.Insts))
+	acc := 0.0
+	for i, in := range l.Insts {
+		// carry the rounding error forward so that the sum is kept
+		acc += in.Issue
+		if i == 0 {
+			acc += l.Entry
+		}
+		n := int(acc + 0.5)
+		out[i] = n
+		acc -= float64(n)
+	}
+	return out
+}
+
+// Static is the SASS instruction count of the function if each PTX instruction ran once.
+func (l *Lowering) Static() float64 {
+	s := l.Entry
+	for _, in := range l.Insts {
+		s += in.Issue
+	}
+	return s
+}
+
+// GroupOf returns the merge group of PTX instruction pc and whether pc leads it; g is nil
+// when pc is not merged.
+func (l *Lowering) GroupOf(pc int) (g *Group, leader bool) {
+	if pc < 0 || pc >= len(l.Insts) || l.Insts[pc].Group < 0 {
+		return nil, false
+	}
+	g = &l.Groups[l.Insts[pc].Group]
+	return g, g.Leader == pc
+}
+
+// Lower models ptxas's lowering of fn (a function of mod; mod may be nil when fn uses no
+// module-scope variables) for arch ("sm_75" ... "sm_90"; later ones follow sm_90's rules).
+func Lower(mod *ptx.Module, fn *ptx.Func, arch string) (*Lowering, error) {
+	if fn == nil || !fn.HasBody {
+		return nil, fmt.Errorf("ptxas: no function body to lower")
+	}
+	gen, err := generation(arch)
+	if err != nil {
+		return nil, err
+	}
+	l := &Lowering{Func: fn.Name, Arch: arch, Source: Modelled, Insts: make([]Inst, len(fn.Insts))}
+	df := newDataflow(mod, fn)
+	rules := &lowerer{fn: fn, df: df, gen: gen, l: l, seen: map[string]bool{}}
+	if err := rules.run(); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// generation maps an architecture name to the listing generation the rules follow.
+func generation(arch string) (int, error) {
+	a := strings.TrimPrefix(strings.TrimPrefix(arch, "sm_"), "compute_")
+	var n int
+	if _, err := fmt.Sscanf(a, "%d", &n); err != nil || n < 50 {
+		return 0, fmt.Errorf("ptxas: unknown architecture %q (want sm_75 ... sm_90)", arch)
+	}
+	return n, nil
+}

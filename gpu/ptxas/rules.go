@@ -1,0 +1,928 @@
+package ptxas
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kernelscope/kernelscope/gpu/ptx"
+)
+
+// sassPipe is the pipe of a SASS opcode (without modifiers), as the H200's
+// smsp__inst_executed_pipe_* counters attribute it (testdata/measured/ptxas/ncu_h200.json:
+// e.g. S2R counts as lsu, LDC and S2UR as adu, I2FP as alu, I2F/F2I/F2F as xu, VIADD as fma,
+// HFMA2 as tensor, ULDC/UMOV/BSYNC in none).
+func sassPipe(op string) Pipe {
+	switch op {
+	case "LDC", "S2UR", "BAR":
+		return PipeADU
+	case "S2R", "LDG", "STG", "LDS", "STS", "LDSM", "ATOMS", "ATOMG", "ATOM", "RED", "REDG", "LDL", "STL",
+		"SHFL", "LD", "ST", "MEMBAR", "MATCH", "LDGSTS", "CCTL", "ERRBAR":
+		return PipeLSU
+	case "ISETP", "FSETP", "IADD3", "LEA", "LOP3", "SHF", "MOV", "SEL", "FSEL", "I2FP", "F2FP", "IABS", "IMNMX",
+		"FMNMX", "PRMT", "PLOP3", "P2R", "R2P", "VOTE", "CS2R", "SGXT", "BMSK", "FCHK", "HSETP2", "IADD":
+		return PipeALU
+	case "FFMA", "FADD", "FMUL", "IMAD", "VIADD", "IMUL", "HADD2", "HMUL2", "FSWZADD", "IDP", "IMNMX3":
+		return PipeFMA
+	case "HFMA2":
+		return PipeTensor
+	case "DADD", "DFMA", "DMUL", "DSETP":
+		return PipeFP64
+	case "MUFU", "I2F", "F2I", "F2F", "POPC", "FLO", "BREV", "FRND":
+		return PipeXU
+	case "EXIT", "BRA", "BSSY", "CALL", "RET", "WARPSYNC", "BRX", "JMP", "BREAK":
+		return PipeCBU
+	case "BRA.U":
+		// back edges, loop exits and jumps outside a convergence region are in none of the
+		// pipe counters (iso_loop_const: 512 back edges, cbu 8; saxpy)
+		return PipeOther
+	case "VIADD.I", "IMAD.SHL", "IMAD.MOV":
+		// sm_90 issues an add of an immediate as VIADD and shifts/moves as IMAD.* on the fma pipe
+		return PipeFMA
+	case "UIADD3", "ULEA", "UIMAD", "ULOP3", "USHF", "UISETP", "UFLO", "VOTEU", "UPRMT", "USEL", "UPOPC", "REDUX":
+		return PipeUniform
+	}
+	return PipeOther
+}
+
+// lowerer applies the rules to one function.
+type lowerer struct {
+	fn   *ptx.Func
+	df   *dataflow
+	gen  int // 75, 80, 86, 89, 90
+	l    *Lowering
+	seen map[string]bool // special registers and params already materialised
+	// openUntil is the start of the reconvergence point of the open convergence region
+	openUntil int
+}
+
+// emit sets instruction pc to the given SASS opcodes.
+func (lw *lowerer) emit(pc int, why string, ops ...string) {
+	in := &lw.l.Insts[pc]
+	in.Issue = float64(len(ops))
+	in.Pipes = [NumPipes]float64{}
+	for _, op := range ops {
+		in.Pipes[sassPipe(op)]++
+	}
+	in.Why = why
+}
+
+// repeat returns n copies of op.
+func repeat(op string, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = op
+	}
+	return out
+}
+
+func (lw *lowerer) run() error {
+	l, fn := lw.l, lw.fn
+	for i := range l.Insts {
+		l.Insts[i].Group = -1
+	}
+	global := false
+	for pc, in := range fn.Insts {
+		if (in.Op == "ld" || in.Op == "st" || in.Op == "atom" || in.Op == "red") && !has(in, "shared") && !has(in, "param") && !has(in, "local") && !has(in, "const") {
+			global = true
+		}
+		lw.inst(pc, in)
+	}
+	// every function loads its stack pointer (LDC R1 on sm_90, MOV R1, c[0x28] before);
+	// one ULDC.64 of the global memory descriptor (sm_80 and later) where global memory is used
+	if fn.Entry {
+		if lw.gen >= 90 {
+			l.Entry, l.EntryPipes[PipeADU] = 1, 1
+		} else {
+			l.Entry, l.EntryPipes[PipeALU] = 1, 1
+		}
+		if global && lw.gen >= 80 {
+			l.Entry++
+			l.EntryPipes[PipeOther]++
+		}
+	}
+	lw.merge()
+	lw.ifConvert()
+	lw.unrollCounted()
+	return nil
+}
+
+// unrollCounted models ptxas unrolling a counted loop once more by 4 (iso2_dot_affine,
+// iso2_sum_stride, iso2_loop_alu: nvcc's 4x-unrolled loop becomes 16x, with 8/4x and
+// remainder paths): an innermost loop whose exit test reads a counter stepped by an
+// immediate, with no barrier and no masked (and-with-immediate) value in its body. Loops
+// that are not counted stay rolled (grid-stride loops: saxpy, iso2_gridstride_atom; shifts:
+// reductions; masked addresses: iso_loop, iso_branch; barriers: matmul_tiled), and so do
+// nvcc's remainder loops (counter from an and with 1..7). The counter update, the compare and
+// the back edge, and pointer increments by an immediate, are issued once per 4 trips.
+func (lw *lowerer) unrollCounted() {
+	fn, l, df := lw.fn, lw.l, lw.df
+	for j, in := range fn.Insts {
+		if in.Op != "bra" || in.Guard == "" || len(in.Args) == 0 {
+			continue
+		}
+		t, ok := df.label[in.Args[0].Name]
+		if !ok || t > j {
+			continue
+		}
+		body := fn.Insts[t:j]
+		ok = true
+		for k, b := range body {
+			switch {
+			case b.Op == "bra" && len(b.Args) > 0:
+				if tt, found := df.label[b.Args[0].Name]; found && tt <= t+k {
+					ok = false // not innermost
+				}
+			case b.Op == "bar" || b.Op == "barrier" || b.Op == "call":
+				ok = false
+			case b.Op == "and" && len(b.Args) > 2 && b.Args[2].Kind == ptx.OpImm:
+				ok = false
+			}
+		}
+		if !ok {
+			continue
+		}
+		// the exit test: setp on a counter stepped by an immediate inside the loop
+		sp := df.def(in.Guard)
+		if sp < t || sp >= j || fn.Insts[sp].Op != "setp" {
+			continue
+		}
+		counted, remainder := false, false
+		var step []int
+		for _, a := range fn.Insts[sp].Args[1:] {
+			if a.Kind != ptx.OpReg {
+				continue
+			}
+			for _, d := range df.defs[a.Name] {
+				di := fn.Insts[d]
+				if d >= t && d < j && (di.Op == "add" || di.Op == "sub") && len(di.Args) > 2 && di.Args[2].Kind == ptx.OpImm {
+					counted = true
+					step = append(step, d)
+				}
+				if d >= t && d < j && (di.Op == "add" || di.Op == "sub") && len(di.Args) > 2 && di.Args[2].Kind == ptx.OpReg {
+					// a counter reached through an add of another stepped register
+					for _, d2 := range df.defs[di.Args[2].Name] {
+						if x := fn.Insts[d2]; d2 >= t && d2 < j && (x.Op == "add" || x.Op == "sub") && len(x.Args) > 2 && x.Args[2].Kind == ptx.OpImm {
+							counted = true
+							step = append(step, d, d2)
+						}
+					}
+				}
+				if d < t && di.Op == "and" && len(di.Args) > 2 && di.Args[2].Kind == ptx.OpImm && di.Args[2].Imm > 0 && di.Args[2].Imm < 8 {
+					remainder = true
+				}
+			}
+		}
+		if !counted || remainder {
+			continue
+		}
+		quarter := func(k int) {
+			l.Insts[k].Issue *= 0.25
+			for p := range l.Insts[k].Pipes {
+				l.Insts[k].Pipes[p] *= 0.25
+			}
+			l.Insts[k].Why += " (loop unrolled 4x by ptxas: once per 4 trips)"
+		}
+		quarter(j)
+		quarter(sp)
+		for _, k := range step {
+			quarter(k)
+		}
+		for k := t; k < j; k++ {
+			b := fn.Insts[k]
+			if (b.Op == "add" || b.Op == "sub") && is64(typ(b)) && len(b.Args) > 2 && b.Args[2].Kind == ptx.OpImm &&
+				b.Args[0].Kind == ptx.OpReg && b.Args[1].Kind == ptx.OpReg && b.Args[0].Name == b.Args[1].Name {
+				quarter(k)
+			}
+		}
+	}
+}
+
+// maxPredicated is the largest region (SASS instructions) ptxas was seen to predicate
+// instead of branching around (branchy's 5-instruction arm, iso_pred).
+const maxPredicated = 10
+
+// ifConvert finds forward conditional branches around a small single-entry region (or an
+// if/else diamond of two) that ptxas turns into predicated code: every warp reaching the
+// branch issues the whole region, so the region's cost moves onto the branch.
+func (lw *lowerer) ifConvert() {
+	fn, l := lw.fn, lw.l
+	labelAt := map[int]bool{}
+	for _, lb := range fn.Labels {
+		labelAt[lb.Index] = true
+	}
+	clean := func(a, b int) bool { // [a, b): no labels inside, no control flow, no barriers
+		for i := a; i < b; i++ {
+			if i > a && labelAt[i] {
+				return false
+			}
+			switch fn.Insts[i].Op {
+			case "bra", "brx", "ret", "exit", "bar", "barrier", "call", "atom", "red", "trap", "shfl", "vote", "membar", "fence":
+				return false
+			case "ld", "ldu":
+				// a region that loads from global memory keeps its branch (BSSY/BRA/BSYNC);
+				// shared loads and stores are predicated (iso2_guarded_load, iso2_reduce_gmem
+				// against iso2_reduce_smem)
+				if in := fn.Insts[i]; !has(in, "shared") && !has(in, "param") && !has(in, "const") {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	cost := func(a, b int) float64 {
+		c := 0.0
+		for i := a; i < b; i++ {
+			c += l.Insts[i].Issue
+		}
+		return c
+	}
+	for pc, in := range fn.Insts {
+		if in.Op != "bra" || in.Guard == "" || has(in, "uni") || len(in.Args) == 0 {
+			continue
+		}
+		tgt, ok := lw.df.label[in.Args[0].Name]
+		if !ok || tgt <= pc+1 || lw.toExit(tgt) {
+			continue
+		}
+		lo, hi := pc+1, tgt
+		end := -1
+		if last := fn.Insts[tgt-1]; last.Op == "bra" && last.Guard == "" && len(last.Args) > 0 {
+			// if/else: the then-arm ends with a jump over the else-arm
+			if e, ok := lw.df.label[last.Args[0].Name]; ok && e > tgt && clean(lo, tgt-1) && clean(tgt, e) {
+				end = e
+			}
+		}
+		var c float64
+		switch {
+		case end > 0:
+			c = cost(lo, tgt-1) + cost(tgt, end)
+			hi = end
+		case clean(lo, hi):
+			c = cost(lo, hi)
+		default:
+			continue
+		}
+		if c > maxPredicated {
+			continue
+		}
+		var pipes [NumPipes]float64
+		for i := lo; i < hi; i++ {
+			for k, v := range l.Insts[i].Pipes {
+				pipes[k] += v
+			}
+			l.Insts[i].Issue, l.Insts[i].Pipes = 0, [NumPipes]float64{}
+			l.Insts[i].Why = fmt.Sprintf("predicated: issued with the if-converted branch at PTX instruction %d", pc)
+		}
+		l.Insts[pc].Issue, l.Insts[pc].Pipes = c, pipes
+		l.Insts[pc].Why = fmt.Sprintf("if-converted: the %d instructions up to PTX instruction %d are predicated, no branch", int(c), hi)
+	}
+}
+
+// usedOnlyBy reports whether every user of pc's result satisfies ok (false when unused).
+func (lw *lowerer) usedOnlyBy(pc int, ok func(u *ptx.Inst) bool) bool {
+	us := lw.df.users(pc)
+	if len(us) == 0 {
+		return false
+	}
+	for _, u := range us {
+		if !ok(lw.fn.Insts[u]) {
+			return false
+		}
+	}
+	return true
+}
+
+func isAdd64(u *ptx.Inst) bool { return (u.Op == "add" || u.Op == "sub") && is64(typ(u)) }
+func isAdd32(u *ptx.Inst) bool {
+	return u.Op == "add" && !is64(typ(u)) && !strings.HasPrefix(typ(u), "f")
+}
+func isMemOp(u *ptx.Inst) bool {
+	return u.Op == "ld" || u.Op == "st" || u.Op == "atom" || u.Op == "red" || u.Op == "cp" || u.Op == "ldu"
+}
+
+// addrOnly reports whether register values of pc are used only as load/store addresses.
+func (lw *lowerer) addrOnly(pc int) bool {
+	dst := dests(lw.fn.Insts[pc])
+	if len(dst) != 1 {
+		return false
+	}
+	return lw.usedOnlyBy(pc, func(u *ptx.Inst) bool {
+		if !isMemOp(u) {
+			return false
+		}
+		// the value must be the address, not the data stored
+		for _, a := range u.Args {
+			if a.Kind == ptx.OpAddr && a.BaseReg && a.Name == dst[0] {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// first reports whether key is seen for the first time (ptxas materialises a special
+// register or parameter once and reuses it).
+func (lw *lowerer) first(key string) bool {
+	if lw.seen[key] {
+		return false
+	}
+	lw.seen[key] = true
+	return true
+}
+
+func (lw *lowerer) inst(pc int, in *ptx.Inst) {
+	t := typ(in)
+	f := strings.HasPrefix(t, "f")
+	wide := is64(t)
+	dead := len(dests(in)) > 0 && len(lw.df.users(pc)) == 0 && in.Op != "atom" && in.Op != "call" && !strings.HasPrefix(in.Op, "mbarrier")
+	switch in.Op {
+	case "ret", "exit":
+		lw.emit(pc, "EXIT", "EXIT")
+		return
+	case "trap":
+		lw.emit(pc, "BPT.TRAP", "BPT")
+		return
+	case "bra":
+		lw.branch(pc, in)
+		return
+	case "bar", "barrier":
+		if len(in.Mods) > 0 && in.Mods[0] == "warp" {
+			lw.emit(pc, "bar.warp.sync: NOP or WARPSYNC, mostly removed")
+			return
+		}
+		lw.emit(pc, "BAR.SYNC", "BAR")
+		return
+	case "membar", "fence":
+		lw.emit(pc, "MEMBAR", "MEMBAR")
+		return
+	}
+	if dead {
+		lw.emit(pc, "result unused: removed")
+		return
+	}
+	switch in.Op {
+	case "ld":
+		if has(in, "param") {
+			key := "param:" + in.Args[1].Name
+			if !lw.first(key) {
+				lw.emit(pc, "parameter already in a register or constant operand")
+				return
+			}
+			if wide {
+				lw.emit(pc, "parameter: LDC.64 from the constant bank", "LDC")
+			} else {
+				lw.emit(pc, "parameter: ULDC from the constant bank", "ULDC")
+			}
+			return
+		}
+		lw.mem(pc, in)
+	case "ldu", "st", "atom", "red", "cp", "prefetch":
+		lw.mem(pc, in)
+	case "mov":
+		lw.mov(pc, in)
+	case "cvta":
+		if has(in, "to") {
+			lw.emit(pc, "cvta.to: generic and global addresses coincide: removed")
+		} else {
+			lw.emit(pc, "cvta: window base added", "IADD3")
+		}
+	case "cvt":
+		lw.cvt(pc, in)
+	case "mul":
+		switch {
+		case has(in, "wide") && lw.usedOnlyBy(pc, func(u *ptx.Inst) bool { return isAdd64(u) || isMemOp(u) }):
+			lw.emit(pc, "folded into the IMAD.WIDE of its address add")
+		case has(in, "wide") && !is64(t) && len(in.Args) > 2 && in.Args[2].Kind == ptx.OpImm && pow2(in.Args[2].Imm) == int(in.Args[2].Imm) && lw.usedOnlyBy(pc, isAdd32):
+			lw.emit(pc, "16-bit widening multiply by a power of two: a shift folded into LEA")
+		case has(in, "wide"):
+			lw.emit(pc, "IMAD.WIDE", "IMAD")
+		case f && wide:
+			lw.emit(pc, "DMUL", "DMUL")
+		case f:
+			lw.emit(pc, "FMUL", "FMUL")
+		case wide && !has(in, "hi"):
+			lw.emit(pc, "64-bit multiply: IMAD.WIDE.U32 + 2 IMAD", "IMAD", "IMAD", "IMAD")
+		case wide:
+			lw.emit(pc, "64-bit mul.hi", "IMAD", "IMAD", "IMAD", "IMAD")
+		default:
+			lw.emit(pc, "IMAD", "IMAD")
+		}
+	case "mad", "fma":
+		switch {
+		case f && wide:
+			lw.emit(pc, "DFMA", "DFMA")
+		case f:
+			lw.emit(pc, "FFMA", "FFMA")
+		case wide || has(in, "wide"):
+			lw.emit(pc, "IMAD.WIDE", "IMAD", "IMAD")
+		default:
+			lw.emit(pc, "IMAD", "IMAD")
+		}
+	case "add", "sub":
+		lw.add(pc, in, f, wide)
+	case "shl":
+		switch {
+		case !wide && lw.usedOnlyBy(pc, isAdd32):
+			lw.emit(pc, "folded into LEA with its add")
+		case wide && lw.usedOnlyBy(pc, isAdd64):
+			lw.emit(pc, "folded into LEA/LEA.HI.X with its add")
+		case wide:
+			lw.emit(pc, "64-bit shift", "SHF", "SHF")
+		case lw.gen >= 90 && len(in.Args) > 2 && in.Args[2].Kind == ptx.OpImm:
+			lw.emit(pc, "IMAD.SHL (fma pipe)", "IMAD.SHL")
+		default:
+			lw.emit(pc, "SHF", "SHF")
+		}
+	case "shr":
+		if wide {
+			lw.emit(pc, "64-bit shift", "SHF", "SHF")
+		} else {
+			lw.emit(pc, "SHF.R", "SHF")
+		}
+	case "and", "or", "xor", "not", "cnot", "lop3":
+		if t == "pred" {
+			lw.emit(pc, "PLOP3", "PLOP3")
+		} else if wide && in.Op == "and" && len(in.Args) > 2 && in.Args[2].Kind == ptx.OpImm && in.Args[2].Imm >= 0 && in.Args[2].Imm < 1<<32 {
+			lw.emit(pc, "64-bit and with a 32-bit mask: LOP3 on the low half, the high half is RZ", "LOP3")
+		} else if wide {
+			lw.emit(pc, "LOP3 on both halves", "LOP3", "LOP3")
+		} else {
+			lw.emit(pc, "LOP3", "LOP3")
+		}
+	case "neg":
+		if f && lw.usedOnlyBy(pc, isFloatArith) {
+			lw.emit(pc, "negation folded into the user's operand")
+		} else if f {
+			lw.emit(pc, "FADD -x, -RZ (the value is stored or moved)", "FADD")
+		} else {
+			lw.emit(pc, "IADD3 -x", "IADD3")
+		}
+	case "abs":
+		switch {
+		case f && lw.usedOnlyBy(pc, isFloatArith):
+			lw.emit(pc, "|x| folded into the user's operand")
+		case f:
+			lw.emit(pc, "FADD |x|, -RZ", "FADD")
+		default:
+			lw.emit(pc, "IABS", "IABS")
+		}
+	case "min", "max":
+		switch {
+		case f && wide:
+			lw.emit(pc, "DSETP+2 FSEL", "DSETP", "FSEL", "FSEL")
+		case f:
+			lw.emit(pc, "FMNMX", "FMNMX")
+		case wide:
+			lw.emit(pc, "ISETP.EX pair + 2 SEL", "ISETP", "ISETP", "SEL", "SEL")
+		default:
+			lw.emit(pc, "IMNMX", "IMNMX")
+		}
+	case "setp", "set":
+		switch {
+		case f && wide:
+			lw.emit(pc, "DSETP", "DSETP")
+		case f:
+			lw.emit(pc, "FSETP", "FSETP")
+		case wide:
+			lw.emit(pc, "ISETP + ISETP.EX", "ISETP", "ISETP")
+		default:
+			lw.emit(pc, "ISETP", "ISETP")
+		}
+	case "selp", "slct":
+		if wide {
+			lw.emit(pc, "SEL on both halves", "SEL", "SEL")
+		} else {
+			lw.emit(pc, "SEL/FSEL", "SEL")
+		}
+	case "div", "rem":
+		lw.div(pc, in, f, wide)
+	case "rcp":
+		switch {
+		case has(in, "approx") && !wide && has(in, "ftz"):
+			lw.emit(pc, "MUFU.RCP", "MUFU")
+		case has(in, "approx") && !wide:
+			lw.emit(pc, "MUFU.RCP with denormal scaling", "FSETP", "FMUL", "MUFU", "FMUL")
+		case wide:
+			lw.emit(pc, "f64 reciprocal: MUFU.RCP64H + Newton steps + slow-path test", append([]string{"MUFU", "BSSY", "FSETP", "BRA", "BSYNC"}, repeat("DFMA", 5)...)...)
+		default:
+			lw.emit(pc, "IEEE reciprocal: MUFU.RCP + Newton steps + slow-path test", "MUFU", "FFMA", "FFMA", "FSETP", "BSSY", "BRA", "BSYNC", "FFMA")
+		}
+	case "sqrt":
+		switch {
+		case has(in, "approx"):
+			lw.emit(pc, "MUFU.SQRT", "MUFU")
+		case wide:
+			lw.emit(pc, "f64 sqrt: MUFU.RSQ64H + Newton steps + slow-path test (iso_f64)", append([]string{"IMAD", "BSSY", "IMAD", "MUFU", "VIADD", "ISETP", "DMUL", "DMUL", "DMUL", "VIADD", "IMAD", "BRA", "BSYNC"}, repeat("DFMA", 5)...)...)
+		default:
+			lw.emit(pc, "IEEE sqrt: MUFU.RSQ + Newton steps + slow-path test", "MUFU", "IADD3", "ISETP", "BSSY", "BRA", "BSYNC", "FMUL", "FFMA", "FFMA")
+		}
+	case "rsqrt":
+		switch {
+		case wide:
+			lw.emit(pc, "MUFU.RSQ64H + refinement", "MUFU", "DMUL", "DFMA", "DFMA")
+		case has(in, "ftz"):
+			lw.emit(pc, "MUFU.RSQ", "MUFU")
+		default:
+			lw.emit(pc, "MUFU.RSQ with denormal scaling (iso_fastm)", "FSETP", "FMUL", "MUFU", "FMUL")
+		}
+	case "ex2", "lg2":
+		if has(in, "ftz") {
+			lw.emit(pc, "MUFU."+strings.ToUpper(in.Op), "MUFU")
+		} else {
+			lw.emit(pc, "MUFU with denormal scaling (iso_fastm)", "FSETP", "FMUL", "MUFU", "FMUL")
+		}
+	case "sin", "cos":
+		lw.emit(pc, "FMUL.RZ + MUFU."+strings.ToUpper(in.Op), "FMUL", "MUFU")
+	case "tanh":
+		lw.emit(pc, "MUFU.TANH", "MUFU")
+	case "testp", "copysign":
+		lw.emit(pc, "LOP3/ISETP on the bits", "LOP3")
+	case "popc":
+		lw.emit(pc, "POPC", "POPC")
+	case "clz":
+		lw.emit(pc, "FLO + IADD3", "FLO", "IADD3")
+	case "brev":
+		lw.emit(pc, "BREV", "BREV")
+	case "bfind":
+		lw.emit(pc, "FLO", "FLO")
+	case "bfe":
+		lw.emit(pc, "SHF + SGXT/LOP3", "SHF", "SGXT")
+	case "bfi":
+		lw.emit(pc, "BMSK + LOP3 + SHF", "BMSK", "SHF", "LOP3")
+	case "prmt":
+		lw.emit(pc, "PRMT", "PRMT")
+	case "shf":
+		lw.emit(pc, "SHF", "SHF")
+	case "mul24", "mad24":
+		lw.emit(pc, "IMAD with masked operands", "SGXT", "IMAD")
+	case "sad":
+		lw.emit(pc, "IABS + IADD3", "IADD3", "IABS", "IADD3")
+	case "shfl":
+		lw.emit(pc, "SHFL", "SHFL")
+	case "vote":
+		if has(in, "ballot") {
+			lw.emit(pc, "VOTE.ANY R", "VOTE")
+		} else {
+			lw.emit(pc, "VOTE", "VOTE")
+		}
+	case "match":
+		lw.emit(pc, "MATCH", "MATCH")
+	case "redux":
+		lw.emit(pc, "REDUX", "REDUX")
+	case "activemask":
+		lw.emit(pc, "VOTE.ANY", "VOTE")
+	case "call":
+		lw.emit(pc, "CALL.REL + return", "CALL", "RET")
+	case "nanosleep":
+		lw.emit(pc, "NANOSLEEP", "NANOSLEEP")
+	default:
+		lw.emit(pc, "not modelled: counted as one SASS instruction", "IADD3")
+	}
+}
+
+func (lw *lowerer) branch(pc int, in *ptx.Inst) {
+	tgt := -1
+	if len(in.Args) > 0 && in.Args[0].Kind == ptx.OpLabel {
+		if i, ok := lw.df.label[in.Args[0].Name]; ok {
+			tgt = i
+		}
+	}
+	if tgt == pc+1 {
+		lw.emit(pc, "branch to the next instruction: removed")
+		return
+	}
+	if in.Guard == "" || tgt <= pc || has(in, "uni") || lw.toExit(tgt) {
+		if lw.toExit(tgt) && in.Guard != "" {
+			lw.emit(pc, "predicated EXIT", "EXIT")
+		} else {
+			lw.emit(pc, "BRA", "BRA.U")
+		}
+		return
+	}
+	if end := lw.loopEnd(pc); end >= 0 && tgt > end {
+		lw.emit(pc, "loop exit: BRA (the convergence barrier is outside the loop)", "BRA.U")
+		return
+	}
+	if pc < lw.openUntil {
+		lw.emit(pc, "branch inside an open convergence region: BRA to its BSYNC", "BRA.U")
+		return
+	}
+	// a forward conditional branch that can diverge: ptxas opens a convergence barrier
+	// (BSSY) before it and closes it (BSYNC) where the paths meet (iso_branch, branchy)
+	lw.openUntil = tgt
+	if df := lw.df; df.cfg != nil {
+		if b := df.block(pc); b >= 0 && df.cfg.IPDom[b] >= 0 {
+			lw.openUntil = max(tgt, df.cfg.Blocks[df.cfg.IPDom[b]].Start)
+		}
+	}
+	lw.emit(pc, "BSSY + BRA, BSYNC at the reconvergence point", "BSSY", "BRA", "BSYNC")
+}
+
+// loopEnd returns the index of the last back-edge branch of the innermost loop containing
+// pc (a branch at or after pc whose target is at or before pc), or -1.
+func (lw *lowerer) loopEnd(pc int) int {
+	best := -1
+	for j := pc; j < len(lw.fn.Insts); j++ {
+		in := lw.fn.Insts[j]
+		if in.Op != "bra" || len(in.Args) == 0 {
+			continue
+		}
+		if t, ok := lw.df.label[in.Args[0].Name]; ok && t <= pc {
+			return j
+		}
+	}
+	return best
+}
+
+// toExit reports whether the instruction at tgt is a ret/exit (ptxas branches there with
+// a predicated EXIT and no convergence barrier).
+func (lw *lowerer) toExit(tgt int) bool {
+	if tgt < 0 || tgt >= len(lw.fn.Insts) {
+		return true
+	}
+	op := lw.fn.Insts[tgt].Op
+	return op == "ret" || op == "exit"
+}
+
+func (lw *lowerer) mov(pc int, in *ptx.Inst) {
+	if len(in.Args) < 2 {
+		lw.emit(pc, "mov")
+		return
+	}
+	src := in.Args[1]
+	switch {
+	case src.Kind == ptx.OpSpecial:
+		name := src.Name + "." + src.Comp
+		if !lw.first(name) {
+			lw.emit(pc, "special register already read")
+			return
+		}
+		switch src.Name {
+		case "%ntid", "%nctaid", "%nclusterid", "%cluster_nctaid":
+			lw.emit(pc, "LDC/ULDC of the launch constant", "LDC")
+		case "%ctaid":
+			if lw.gen >= 90 {
+				lw.emit(pc, "S2UR", "S2UR")
+			} else {
+				lw.emit(pc, "S2R", "S2R")
+			}
+		case "%clock", "%clock64", "%globaltimer", "%globaltimer_lo":
+			lw.emit(pc, "CS2R/S2UR of the clock", "CS2R")
+		default:
+			lw.emit(pc, "S2R", "S2R")
+		}
+	case lw.df.isSharedSym(src):
+		if lw.gen >= 90 {
+			if lw.first("smem:window") {
+				lw.emit(pc, "sm_90 shared window: S2R SR_CgaCtaId, MOV, LEA", "S2R", "MOV", "LEA")
+			} else {
+				lw.emit(pc, "shared window base already in a register")
+			}
+		} else {
+			lw.emit(pc, "shared address is an immediate")
+		}
+	case src.Kind == ptx.OpSym:
+		lw.emit(pc, "address of a variable: MOV or constant operand", "MOV")
+	case src.Kind == ptx.OpImm || src.Kind == ptx.OpFloat:
+		// an immediate is an operand of its user, unless it starts a loop-carried value
+		// (a register with several definitions) or is stored (iso_sts_merge, iso_branch)
+		d := dests(in)
+		stored := lw.usedOnlyBy(pc, func(u *ptx.Inst) bool { return true }) && len(d) == 1 && lw.storedValue(d[0])
+		if len(d) == 1 && (len(lw.df.defs[d[0]]) > 1 || stored) {
+			lw.emit(pc, "immediate materialised: MOV/IMAD.MOV/HFMA2.MMA", "IMAD.MOV")
+		} else {
+			lw.emit(pc, "immediate folded into its user")
+		}
+	default:
+		lw.emit(pc, "register move: coalesced away")
+	}
+}
+
+// storedValue reports whether register r is the data operand of a store or atomic.
+func (lw *lowerer) storedValue(r string) bool {
+	for _, u := range lw.df.uses[r] {
+		in := lw.fn.Insts[u]
+		if in.Op != "st" && in.Op != "atom" && in.Op != "red" {
+			continue
+		}
+		for _, a := range in.Args {
+			if a.Kind == ptx.OpReg && a.Name == r {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isFloatArith reports whether u is floating-point arithmetic that takes -x and |x| operands.
+func isFloatArith(u *ptx.Inst) bool {
+	switch u.Op {
+	case "add", "sub", "mul", "fma", "mad", "setp", "min", "max", "div", "rcp", "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos":
+		return strings.HasPrefix(typ(u), "f")
+	}
+	return false
+}
+
+func (lw *lowerer) cvt(pc int, in *ptx.Inst) {
+	var dt, st string
+	n := 0
+	for _, m := range in.Mods {
+		if _, ok := ptx.TypeByName(m); ok {
+			if n == 0 {
+				dt = m
+			} else {
+				st = m
+			}
+			n++
+		}
+	}
+	df, sf := strings.HasPrefix(dt, "f") || strings.HasPrefix(dt, "bf"), strings.HasPrefix(st, "f") || strings.HasPrefix(st, "bf")
+	bits := func(t string) int {
+		if t == "" {
+			return 32
+		}
+		v := 0
+		for _, c := range t {
+			if c >= '0' && c <= '9' {
+				v = v*10 + int(c-'0')
+			}
+		}
+		if v == 0 {
+			return 32
+		}
+		return v
+	}
+	switch {
+	case df && sf:
+		if dt == st {
+			lw.emit(pc, "FRND", "FRND")
+		} else if (dt == "f16" || dt == "bf16") && st == "f32" {
+			lw.emit(pc, "F2FP", "F2FP")
+		} else if dt == "f32" && (st == "f16" || st == "bf16") {
+			lw.emit(pc, "HADD2.F32 / shift", "HADD2")
+		} else {
+			lw.emit(pc, "F2F", "F2F")
+		}
+	case df && !sf:
+		if lw.gen >= 86 && dt == "f32" && bits(st) <= 32 && !has(in, "rz") && !has(in, "rm") && !has(in, "rp") {
+			lw.emit(pc, "I2FP", "I2FP")
+		} else {
+			lw.emit(pc, "I2F", "I2F")
+		}
+	case !df && sf:
+		lw.emit(pc, "F2I", "F2I")
+	default:
+		db, sb := bits(dt), bits(st)
+		switch {
+		case db <= sb && db >= 32:
+			lw.emit(pc, "narrowing: the low register is used")
+		case db == 64 && sb == 32 && strings.HasPrefix(st, "s"):
+			if lw.usedOnlyBy(pc, func(u *ptx.Inst) bool { return u.Op == "mul" && has(u, "wide") }) {
+				lw.emit(pc, "sign extension folded")
+
+			} else {
+				lw.emit(pc, "sign extension: SHF.R.S32.HI", "SHF")
+			}
+		case db == 64 && sb == 32:
+			lw.emit(pc, "zero extension: the high register is RZ")
+		default:
+			lw.emit(pc, "sub-word conversion: LOP3/SGXT/PRMT", "LOP3")
+		}
+	}
+}
+
+func (lw *lowerer) add(pc int, in *ptx.Inst, f, wide bool) {
+	switch {
+	case f && wide:
+		lw.emit(pc, "DADD", "DADD")
+		return
+	case f:
+		lw.emit(pc, "FADD", "FADD")
+		return
+	case !wide && len(in.Args) > 2 && in.Args[2].Kind == ptx.OpImm && lw.gen >= 90:
+		lw.emit(pc, "VIADD (add of an immediate, fma pipe on sm_90)", "VIADD.I")
+		return
+	case !wide:
+		lw.emit(pc, "IADD3 (or LEA with a folded shift)", "IADD3")
+		return
+	}
+	// 64-bit integer add: IMAD.WIDE when one operand is a folded mul.wide, LEA+LEA.HI.X with
+	// a folded shift, an immediate offset of the load when it only feeds addresses
+	for k := 1; k <= 2; k++ {
+		d := lw.df.srcDef(in, k)
+		if d < 0 {
+			continue
+		}
+		u := lw.fn.Insts[d]
+		if u.Op == "mul" && has(u, "wide") {
+			lw.emit(pc, "IMAD.WIDE (the mul.wide folded in)", "IMAD")
+			return
+		}
+	}
+	if len(in.Args) > 2 && in.Args[2].Kind == ptx.OpImm && lw.addrOnly(pc) {
+		lw.emit(pc, "constant offset folded into the address")
+		return
+	}
+	for k := 1; k <= 2; k++ {
+		d := lw.df.srcDef(in, k)
+		if d >= 0 && lw.fn.Insts[d].Op == "shl" {
+			lw.emit(pc, "LEA + LEA.HI.X (the shift folded in)", "LEA", "LEA")
+			return
+		}
+	}
+	lw.emit(pc, "IADD3 + IADD3.X", "IADD3", "IADD3")
+}
+
+func (lw *lowerer) div(pc int, in *ptx.Inst, f, wide bool) {
+	t := typ(in)
+	switch {
+	case f && wide:
+		lw.emit(pc, "f64 division: MUFU.RCP64H + Newton steps + slow-path test (iso_f64)", append([]string{"IMAD", "BSSY", "FSETP", "MUFU", "DMUL", "FFMA", "FSETP", "BRA", "BSYNC"}, repeat("DFMA", 7)...)...)
+		return
+	case f && (has(in, "approx") || has(in, "full")) && has(in, "ftz"):
+		lw.emit(pc, "MUFU.RCP + FMUL", "MUFU", "FMUL")
+		return
+	case f && (has(in, "approx") || has(in, "full")):
+		lw.emit(pc, "MUFU.RCP + FFMA with denormal scaling of both operands (iso_fastm)", "FMUL", "FSETP", "FSEL", "FMUL", "MUFU", "FFMA")
+		return
+	case f:
+		lw.emit(pc, "IEEE f32 division: MUFU.RCP + FFMA steps + FCHK slow-path test", "MUFU", "FFMA", "FFMA", "FFMA", "FFMA", "FFMA", "FCHK", "BSSY", "BRA", "BSYNC")
+		return
+	}
+	imm := len(in.Args) > 2 && in.Args[2].Kind == ptx.OpImm
+	signed := strings.HasPrefix(t, "s")
+	switch {
+	case imm && pow2(in.Args[2].Imm) == int(in.Args[2].Imm) && !signed:
+		lw.emit(pc, "unsigned division by a power of two: SHF/LOP3", "SHF")
+	case imm && pow2(in.Args[2].Imm) == int(in.Args[2].Imm):
+		lw.emit(pc, "signed division by a power of two: SHF + LEA.HI + SHF/LOP3", "SHF", "LEA", "SHF")
+	case imm && signed:
+		lw.emit(pc, "signed division by a constant: IMAD.HI + SHF + LEA.HI (+IMAD for rem)", "IMAD", "SHF", "LEA", "IMAD")
+	case imm:
+		lw.emit(pc, "unsigned division by a constant: IMAD.HI + SHF (+IMAD for rem)", "IMAD", "SHF", "IMAD")
+	case wide:
+		lw.emit(pc, "64-bit division: a call to the division routine (about 60 instructions)", append([]string{"CALL", "RET"}, repeat("IMAD", 58)...)...)
+	case signed:
+		lw.emit(pc, "signed 32-bit division: I2F + MUFU.RCP + F2I + IMAD refinement", append([]string{"IABS", "IABS", "I2F", "MUFU", "VIADD", "F2I", "IABS", "ISETP", "ISETP", "LOP3", "IADD3", "ISETP", "SEL", "LOP3"}, repeat("IMAD", 8)...)...)
+	default:
+		lw.emit(pc, "unsigned 32-bit division: I2F + MUFU.RCP + F2I + IMAD refinement", append([]string{"I2F", "MUFU", "VIADD", "F2I", "ISETP", "ISETP", "IADD3", "SEL", "LOP3"}, repeat("IMAD", 7)...)...)
+	}
+}
+
+// aggregated reports whether in is an integer atomic add on global memory whose address is
+// the same for the whole warp and whose old value is unused.
+func (lw *lowerer) aggregated(in *ptx.Inst) bool {
+	if !has(in, "add") || strings.HasPrefix(typ(in), "f") || has(in, "shared") {
+		return false
+	}
+	for _, a := range in.Args {
+		if a.Kind == ptx.OpAddr {
+			return a.BaseReg && lw.df.uniform[a.Name]
+		}
+	}
+	return false
+}
+
+// mem lowers one load/store/atomic; merging is decided afterwards (merge).
+func (lw *lowerer) mem(pc int, in *ptx.Inst) {
+	shared, local := has(in, "shared"), has(in, "local")
+	switch in.Op {
+	case "ld", "ldu":
+		switch {
+		case shared:
+			lw.emit(pc, "LDS", "LDS")
+		case local:
+			lw.emit(pc, "LDL", "LDL")
+		case has(in, "const"):
+			lw.emit(pc, "LDC", "LDC")
+		default:
+			lw.emit(pc, "LDG", "LDG")
+		}
+	case "st":
+		switch {
+		case shared:
+			lw.emit(pc, "STS", "STS")
+		case local:
+			lw.emit(pc, "STL", "STL")
+		default:
+			lw.emit(pc, "STG", "STG")
+		}
+	case "atom", "red":
+		switch {
+		case shared:
+			lw.emit(pc, "ATOMS", "ATOMS")
+		case lw.aggregated(in):
+			// an integer add to one address for the whole warp: ptxas sums the lanes with
+			// REDUX and lets one elected lane issue the RED (iso_atom_shfl)
+			lw.emit(pc, "warp-aggregated atomic: S2R LANEID, REDUX.SUM, VOTEU.ANY, UFLO, IMAD.U32, ISETP, one REDG", "S2R", "REDUX", "VOTEU", "UFLO", "IMAD", "ISETP", "REDG")
+		case in.Op == "atom" && len(lw.df.users(pc)) > 0:
+			lw.emit(pc, "ATOMG", "ATOMG")
+		default:
+			lw.emit(pc, "REDG", "REDG")
+		}
+	case "cp":
+		lw.emit(pc, "LDGSTS/commit/wait", "LDGSTS")
+	default:
+		lw.emit(pc, "prefetch: CCTL", "CCTL")
+	}
+}
