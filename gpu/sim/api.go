@@ -67,11 +67,14 @@ type TraceConfig struct {
 	MaxSteps       int // 0 = DefaultTraceSteps; -1 = tracing off (the zero TraceConfig traces block 0, warp 0)
 }
 
-// Issue is one warp-instruction as issued: its PC (an index into Result.Insts)
-// and the lanes active when it issued.
+// Issue is one warp-instruction as issued: its PC (an index into Result.Insts),
+// the lanes active when it issued and how many accesses it reported to
+// Config.OnMemory (in order, so a consumer joins accesses to issues by
+// sequence: cp.async reports two, a load with no active lane none).
 type Issue struct {
-	PC     int32
-	Active uint32
+	PC       int32
+	Active   uint32
+	Accesses uint16
 }
 
 // Progress reports how far a launch has come.
