@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/kernelscope/kernelscope/gpu/isa"
 	"github.com/kernelscope/kernelscope/gpu/latency"
 	"github.com/kernelscope/kernelscope/gpu/mem"
 	"github.com/kernelscope/kernelscope/gpu/ptx"
@@ -19,6 +20,7 @@ const timelineWarps = 16
 // access's cache outcome, to the cycle-level model while the launch runs.
 type timingRun struct {
 	ctx       context.Context
+	decoded   *isa.Program // the kernel and its device functions, decoded once for the simulator and the model
 	prog      *timing.Program
 	model     *timing.Model
 	kernelPCs int              // the kernel's own instructions: PCs below this are timed
@@ -28,12 +30,18 @@ type timingRun struct {
 	external  bool
 }
 
-func newTimingRun(ctx context.Context, archName string, k *ptx.Func, blocksPerSM, warpsPerBlock int) (*timingRun, error) {
+// newTimingRun decodes the kernel once (the simulator reuses the decoded
+// program: Config.Decoded) and builds the timing model over it.
+func newTimingRun(ctx context.Context, archName string, mod *ptx.Module, k *ptx.Func, blocksPerSM, warpsPerBlock int) (*timingRun, error) {
 	tab, err := latency.For(archName)
 	if err != nil {
 		return nil, err
 	}
-	prog, err := timing.NewProgramFuncs(tab, k)
+	dec, err := sim.Decode(mod, k.Name)
+	if err != nil {
+		return nil, err
+	}
+	prog, err := timing.NewProgramDecoded(tab, dec)
 	if err != nil {
 		return nil, err
 	}
@@ -41,7 +49,7 @@ func newTimingRun(ctx context.Context, archName string, k *ptx.Func, blocksPerSM
 	if err != nil {
 		return nil, err
 	}
-	t := &timingRun{ctx: ctx, prog: prog, model: m, queues: make([][]timing.Event, warpsPerBlock)}
+	t := &timingRun{ctx: ctx, decoded: dec, prog: prog, model: m, queues: make([][]timing.Event, warpsPerBlock)}
 	t.kernelPCs = len(k.Insts)
 	return t, nil
 }

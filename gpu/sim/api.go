@@ -11,6 +11,7 @@
 package sim
 
 import (
+	"github.com/kernelscope/kernelscope/gpu/isa"
 	"github.com/kernelscope/kernelscope/gpu/mem"
 	"github.com/kernelscope/kernelscope/gpu/ptx"
 )
@@ -48,6 +49,9 @@ type Config struct {
 	// input of a trace-driven timing model). The slices are reused afterwards.
 	Issues func(block int, warps [][]Issue)
 	Check  Checks // racecheck, initcheck, synccheck; findings in Result.Findings
+	// Decoded is the launch's program from Decode (shared with a timing
+	// model); nil, or one decoded from other functions: Launch decodes.
+	Decoded *isa.Program
 	// Reverse runs the blocks, and the warps of each block, in reverse order
 	// (a second schedule for checking that results do not depend on order).
 	Reverse bool

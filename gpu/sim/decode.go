@@ -7,6 +7,7 @@ package sim
 import (
 	"errors"
 	"fmt"
+	"github.com/kernelscope/kernelscope/gpu/isa"
 	"strings"
 
 	"github.com/kernelscope/kernelscope/gpu/arith"
@@ -22,6 +23,7 @@ type fnDecoder struct {
 	regs   map[string]int32
 	labels map[string]int
 	cfg    *ptx.CFG
+	cur    *isa.Inst // the decoded form of the instruction being lowered
 }
 
 // lower appends fn's ops (plus an implicit ret at the end) to the program.
@@ -42,12 +44,13 @@ func (d *decoder) lower(fn *function, syms map[string]sym) error {
 	p := d.prog
 	fn.base = int32(len(p.ops))
 	for i, in := range f.Insts {
+		fd.cur = &p.dec.Insts[int(fn.base)+i]
 		o := fd.inst(in, i)
 		if o.clock {
 			p.hasClock = true
 		}
 		p.ops = append(p.ops, o)
-		p.info = append(p.info, opInfo{fn: fn.index, idx: i, line: int(in.Pos.Line), loc: in.Loc, text: instText(in)})
+		p.info = append(p.info, opInfo{fn: fn.index, idx: i, line: fd.cur.Line, loc: fd.cur.Loc, text: fd.cur.Text})
 	}
 	ret := op{kind: kRet, guard: -1}
 	if f.Entry {
@@ -171,52 +174,23 @@ func (fd *fnDecoder) address(o ptx.Operand, sp space) (addrSpec, space, error) {
 	return a, sp, nil
 }
 
-// parseMemMods reads the space, cache operator, vector width and type of ld/st/atom/red.
-func parseMemMods(mods []string) (sp space, cache mem.CacheOp, vec int, t ptx.Type, words []string) {
-	vec = 1
-	for _, m := range mods {
-		if tt, ok := ptx.TypeByName(m); ok {
-			t = tt
-			continue
-		}
-		switch m {
-		case "global":
-			sp = spGlobal
-		case "shared", "shared::cta", "shared::cluster":
-			sp = spShared
-		case "local":
-			sp = spLocal
-		case "const":
-			sp = spConst
-		case "param", "param::entry", "param::func":
-			sp = spParamKernel
-		case "ca":
-			cache = mem.CA
-		case "cg":
-			cache = mem.CG
-		case "cs":
-			cache = mem.CS
-		case "lu":
-			cache = mem.LU
-		case "cv":
-			cache = mem.CV
-		case "wb":
-			cache = mem.WB
-		case "wt":
-			cache = mem.WT
-		case "nc":
-			cache = mem.NC
-		case "v2":
-			vec = 2
-		case "v4":
-			vec = 4
-		case "v8":
-			vec = 8
-		default:
-			words = append(words, m)
-		}
+// memMods is the space, cache operator, vector width, type and other
+// modifiers of the ld/st/atom/red/isspacep being lowered, from its decoded form.
+func (fd *fnDecoder) memMods() (sp space, cache mem.CacheOp, vec int, t ptx.Type, words []string) {
+	m := &fd.cur.Mods
+	switch m.Space {
+	case ptx.SpaceGlobal:
+		sp = spGlobal
+	case ptx.SpaceShared, ptx.SpaceSharedCluster:
+		sp = spShared
+	case ptx.SpaceLocal:
+		sp = spLocal
+	case ptx.SpaceConst:
+		sp = spConst
+	case ptx.SpaceParam:
+		sp = spParamKernel
 	}
-	return
+	return sp, m.Cache, int(m.Vec), m.Type, m.Words
 }
 
 // inst lowers one instruction.
@@ -572,7 +546,7 @@ func memType(t ptx.Type) (size int, signed bool, err error) {
 
 // ld lowers ld and ldu.
 func (fd *fnDecoder) ld(in *ptx.Inst) (op, error) {
-	sp, cache, vec, t, _ := parseMemMods(in.Mods)
+	sp, cache, vec, t, _ := fd.memMods()
 	if in.Op == "ldu" {
 		cache = mem.NC
 	}
@@ -625,7 +599,7 @@ func (fd *fnDecoder) ld(in *ptx.Inst) (op, error) {
 
 // st lowers st.
 func (fd *fnDecoder) st(in *ptx.Inst) (op, error) {
-	sp, cache, vec, t, _ := parseMemMods(in.Mods)
+	sp, cache, vec, t, _ := fd.memMods()
 	size, _, err := memType(t)
 	if err != nil {
 		return op{}, err
@@ -664,7 +638,7 @@ func (fd *fnDecoder) st(in *ptx.Inst) (op, error) {
 
 // atom lowers atom and red.
 func (fd *fnDecoder) atom(in *ptx.Inst) (op, error) {
-	sp, _, vec, t, words := parseMemMods(in.Mods)
+	sp, _, vec, t, words := fd.memMods()
 	if vec != 1 {
 		return op{}, errors.New("vector atomics are not supported")
 	}
@@ -807,7 +781,7 @@ func (fd *fnDecoder) cvta(in *ptx.Inst) (op, error) {
 
 // isspacep lowers isspacep.space p, a.
 func (fd *fnDecoder) isspacep(in *ptx.Inst) (op, error) {
-	sp, _, _, _, _ := parseMemMods(in.Mods)
+	sp, _, _, _, _ := fd.memMods()
 	if len(in.Args) != 2 {
 		return op{}, errors.New("isspacep takes two operands")
 	}

@@ -6,6 +6,7 @@ package sim
 
 import (
 	"fmt"
+	"github.com/kernelscope/kernelscope/gpu/isa"
 	"math"
 	"sort"
 	"strings"
@@ -134,6 +135,18 @@ func newProgram(m *ptx.Module, kernel string, args []Arg, cfg *Config, h *heap) 
 		}
 	}
 	d.prog.kernel = d.prog.fns[0]
+	dec := cfg.Decoded
+	if dec == nil || !sameFuncs(dec, d.prog.fns) {
+		funcs := make([]*ptx.Func, len(d.prog.fns))
+		for i, fn := range d.prog.fns {
+			funcs[i] = fn.f
+		}
+		var err error
+		if dec, err = isa.Decode(funcs...); err != nil {
+			return nil, nil, launchError(InvalidLaunch, "decoding %s: %v", kernel, err)
+		}
+	}
+	d.prog.dec = dec
 	// Module-scope variables.
 	for _, v := range m.Globals {
 		if err := d.addVar(v, nil); err != nil {
@@ -529,4 +542,51 @@ func InitialBytes(m *ptx.Module, name string) (b []byte, ok bool, err error) {
 		return out, true, nil
 	}
 	return nil, false, nil
+}
+
+// programFuncs lists the functions a launch of kernel lowers, in PC order:
+// the kernel, then every other function with a body (first of a name).
+func programFuncs(m *ptx.Module, kernel string) []*ptx.Func {
+	var out []*ptx.Func
+	for _, f := range m.Funcs {
+		if f.Entry && f.HasBody && f.Name == kernel {
+			out = append(out, f)
+			break
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	seen := map[string]bool{kernel: true}
+	for _, f := range m.Funcs {
+		if !f.Entry && f.HasBody && !seen[f.Name] {
+			seen[f.Name] = true
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// sameFuncs reports whether dec was decoded from exactly fns, in order.
+func sameFuncs(dec *isa.Program, fns []*function) bool {
+	if len(dec.Funcs) != len(fns) {
+		return false
+	}
+	for i, f := range dec.Funcs {
+		if f.F != fns[i].f {
+			return false
+		}
+	}
+	return true
+}
+
+// Decode decodes the kernel of m and the device functions a launch of it
+// lowers, numbered as the launch's PCs (sim.Issue.PC, Result.Insts). Pass it
+// as Config.Decoded so the launch does not decode again.
+func Decode(m *ptx.Module, kernel string) (*isa.Program, error) {
+	funcs := programFuncs(m, kernel)
+	if funcs == nil {
+		return nil, launchError(InvalidLaunch, "no kernel %q in the module", kernel)
+	}
+	return isa.Decode(funcs...)
 }
