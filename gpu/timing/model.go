@@ -98,6 +98,9 @@ type Config struct {
 	QueueCycles int
 }
 
+// maxIssues is the most SASS instructions one PTX instruction may issue as.
+const maxIssues = 1024
+
 // Errors of the model.
 var (
 	ErrFinished = errors.New("timing: the model has finished")
@@ -143,6 +146,10 @@ type subpart struct {
 	warps    []*warp
 	last     *warp
 	pipeFree [latency.NumPipes]int64
+	busy     int64 // no issue before this cycle (an instruction of several SASS issue slots)
+	sm       *sm
+	order    int32 // SM index x 4 + sub-partition: the order sub-partitions due in one cycle are stepped
+	qi       int32 // index in Model.queue; -1 when not queued
 }
 
 type sm struct {
@@ -171,6 +178,11 @@ type Model struct {
 	nblocks int
 	fin     bool
 	retired bool // a block finished since the last retire
+	// queue holds the sub-partitions with warps, a min-heap on (wake,
+	// order): each event cycle steps only those due, in SM order.
+	queue []*subpart
+	cur   *subpart // the sub-partition being stepped (off the queue)
+	scan  bool     // test only: walk every sub-partition every event cycle (the loop the queue replaced)
 }
 
 // New starts a replay of prog.
@@ -183,6 +195,9 @@ func New(prog *Program, cfg Config) (*Model, error) {
 		in := &prog.Insts[pc]
 		if in.Timing.Pipe >= latency.NumPipes || in.Timing.Latency < 0 || in.Timing.IssueCycles < 0 {
 			return nil, fmt.Errorf("timing: pc %d: bad timing %+v", pc, in.Timing)
+		}
+		if in.Issues < 0 || in.Issues > maxIssues {
+			return nil, fmt.Errorf("timing: pc %d: %d SASS issues (want 0..%d)", pc, in.Issues, maxIssues)
 		}
 		for _, r := range append(in.Src[:len(in.Src):len(in.Src)], in.Dst...) {
 			if r < 0 || r >= nr {
@@ -209,7 +224,11 @@ func New(prog *Program, cfg Config) (*Model, error) {
 	// Warps keep pointers into Timelines: its capacity must never grow.
 	m.res.Timelines = make([]WarpTimeline, 0, max(cfg.TimelineWarps, 0))
 	for i := 0; i < cfg.NumSMs; i++ {
-		m.sms = append(m.sms, &sm{id: i})
+		s := &sm{id: i}
+		for j := range s.sp {
+			s.sp[j].sm, s.sp[j].order, s.sp[j].qi = s, int32(4*i+j), -1
+		}
+		m.sms = append(m.sms, s)
 	}
 	m.res.PerPC = make([][NumReasons]int64, len(prog.Insts))
 	m.res.SMs, m.res.BlocksPerSM = cfg.NumSMs, cfg.BlocksPerSM
@@ -292,7 +311,8 @@ func (m *Model) dispatch(s *sm, warps []WarpStream) {
 			state: NotSelected, statePC: -1, since: m.now}
 		m.age++
 		b.warps = append(b.warps, w)
-		if len(st) == 0 {
+		m.fold(w)
+		if w.pos >= len(st) {
 			w.done = true
 			continue
 		}
@@ -304,7 +324,7 @@ func (m *Model) dispatch(s *sm, warps []WarpStream) {
 		}
 		sp := &s.sp[i%4]
 		sp.warps = append(sp.warps, w)
-		sp.wake = min(sp.wake, m.now)
+		m.wakeBy(sp, m.now)
 	}
 	if b.live == 0 {
 		s.blocks--
@@ -329,9 +349,36 @@ func (m *Model) run(ctx context.Context, stop func() bool) error {
 	return nil
 }
 
-// cycle simulates the sub-partitions due at m.now and advances m.now to
-// the next cycle at which any of them may change state.
+// cycle steps the sub-partitions due at m.now, in SM order, and advances
+// m.now to the next cycle at which any sub-partition may change state. Only
+// due sub-partitions are touched: the queue is keyed by the cycle each can
+// next act. Between cycles every queued wake is >= m.now, so those due are
+// exactly those at the head with wake == m.now, and they come off the heap
+// in SM order.
 func (m *Model) cycle() {
+	if m.scan {
+		m.cycleScan()
+		return
+	}
+	for len(m.queue) > 0 && m.queue[0].wake <= m.now {
+		sp := m.pop()
+		m.cur = sp
+		m.step(sp)
+		m.cur = nil
+		// A warp that stays eligible keeps wake == m.now: it acts again next cycle.
+		sp.wake = max(sp.wake, m.now+1)
+		m.push(sp)
+	}
+	next := int64(math.MaxInt64)
+	if len(m.queue) > 0 {
+		next = m.queue[0].wake
+	}
+	m.advance(next)
+}
+
+// cycleScan is the loop the event queue replaced: every sub-partition of
+// every SM at every event cycle. Tests run both and compare.
+func (m *Model) cycleScan() {
 	next := int64(math.MaxInt64)
 	for _, s := range m.sms {
 		for spi := range s.sp {
@@ -343,40 +390,59 @@ func (m *Model) cycle() {
 				next = min(next, sp.wake)
 				continue
 			}
-			var pick *warp
-			wake := int64(math.MaxInt64)
-			for _, w := range sp.warps {
-				if w.done {
-					continue
-				}
-				if w.wake > m.now { // nothing it waits for can have changed
-					w.nst, w.npc = w.state, w.statePC
-					continue
-				}
-				m.classify(s, sp, w)
-				if w.nst == Selected && (pick == nil || w == sp.last || (pick != sp.last && w.age < pick.age)) {
-					pick = w
-				}
-			}
-			for _, w := range sp.warps {
-				if w.done {
-					continue
-				}
-				st := w.nst
-				if st == Selected && w != pick {
-					st = NotSelected
-				}
-				m.setState(w, st, w.npc)
-				wake = min(wake, w.wake)
-			}
-			if pick != nil {
-				m.issue(s, sp, pick)
-				wake = m.now + 1
-			}
-			sp.wake = wake
-			next = min(next, wake)
+			m.step(sp)
+			next = min(next, sp.wake)
 		}
 	}
+	m.advance(next)
+}
+
+// step decides the state of every warp of a due sub-partition, issues the
+// chosen one and sets the sub-partition's next wake.
+func (m *Model) step(sp *subpart) {
+	s := sp.sm
+	var pick *warp
+	wake := int64(math.MaxInt64)
+	for _, w := range sp.warps {
+		if w.done {
+			continue
+		}
+		if w.wake > m.now { // nothing it waits for can have changed
+			w.nst, w.npc = w.state, w.statePC
+			continue
+		}
+		m.classify(s, sp, w)
+		if w.nst == Selected && (pick == nil || w == sp.last || (pick != sp.last && w.age < pick.age)) {
+			pick = w
+		}
+	}
+	busy := m.now < sp.busy // still issuing the SASS slots of sp.last's instruction
+	if busy {
+		pick = nil
+	}
+	for _, w := range sp.warps {
+		if w.done {
+			continue
+		}
+		st := w.nst
+		if st == Selected && w != pick && !(busy && w == sp.last) {
+			st = NotSelected
+		}
+		m.setState(w, st, w.npc)
+		wake = min(wake, w.wake)
+	}
+	if busy {
+		wake = min(wake, sp.busy)
+	}
+	if pick != nil {
+		n := m.issue(s, sp, pick)
+		wake = m.now + n
+	}
+	sp.wake = wake
+}
+
+// advance moves m.now to the next event cycle and retires finished blocks.
+func (m *Model) advance(next int64) {
 	if next <= m.now {
 		next = m.now + 1
 	}
@@ -494,21 +560,27 @@ func (m *Model) classify(s *sm, sp *subpart, w *warp) {
 	w.nst, w.wake = Selected, m.now
 }
 
-// issue issues the warp's next instruction at m.now.
-func (m *Model) issue(s *sm, sp *subpart, w *warp) {
+// issue issues the warp's next instruction at m.now and returns the issue
+// slots it takes (its SASS instruction count, at least 1).
+func (m *Model) issue(s *sm, sp *subpart, w *warp) int64 {
 	e := w.stream[w.pos]
 	in := &m.prog.Insts[e.PC]
 	t := in.Timing
 	if m.cfg.Probe != nil {
 		m.cfg.Probe(w.blk.id, w.idx, w.pos, m.now)
 	}
+	n := int64(max(in.Issues, 1)) // 0 never gets here: fold skips it
 	sp.last = w
+	sp.busy = m.now + n
 	w.pos++
 	w.lastPC = e.PC
-	m.res.Issued++
-	m.res.IssueActive++
-	m.res.PipeBusy[t.Pipe] += int64(t.IssueCycles)
-	sp.pipeFree[t.Pipe] = m.now + int64(t.IssueCycles)
+	m.res.Issued += n
+	m.res.IssueActive += n
+	m.res.PipeBusy[t.Pipe] += n * int64(t.IssueCycles)
+	sp.pipeFree[t.Pipe] = m.now + n*int64(t.IssueCycles)
+	if n > 1 {
+		w.wake = m.now + n // the warp stays selected while its slots issue
+	}
 	done := m.now + int64(t.Latency)
 	switch t.Class {
 	case latency.ClassBar:
@@ -529,6 +601,7 @@ func (m *Model) issue(s *sm, sp *subpart, w *warp) {
 	case latency.ClassLdGlobal, latency.ClassStGlobal, latency.ClassAtomGlobal:
 		done = m.global(s, w, e, t)
 	}
+	done += n - 1 // the last SASS instruction issues n-1 cycles later
 	if done > m.end {
 		m.end = done
 	}
@@ -536,11 +609,35 @@ func (m *Model) issue(s *sm, sp *subpart, w *warp) {
 		w.ready[r] = done
 		w.dep[r] = t.Dep
 	}
+	m.fold(w)
 	if w.pos >= len(w.stream) {
-		m.exit(w)
+		m.exitAfter(w, n)
 	}
-	if m.now+1 > m.end {
-		m.end = m.now + 1
+	if m.now+n > m.end {
+		m.end = m.now + n
+	}
+	return n
+}
+
+// fold moves a warp past instructions that issue as no SASS instruction
+// (Inst.Issues == 0): their results are ready when their sources are.
+func (m *Model) fold(w *warp) {
+	for w.pos < len(w.stream) {
+		in := &m.prog.Insts[w.stream[w.pos].PC]
+		if in.Issues != 0 {
+			return
+		}
+		var ready int64
+		var dep latency.Dep
+		for _, r := range in.Src {
+			if w.ready[r] > ready {
+				ready, dep = w.ready[r], w.dep[r]
+			}
+		}
+		for _, r := range in.Dst {
+			w.ready[r], w.dep[r] = ready, dep
+		}
+		w.pos++
 	}
 }
 
@@ -624,16 +721,15 @@ func (m *Model) tryRelease(b *block) {
 			w.atBar = false
 			w.ctrl, w.ctrlWhy = rel, Barrier
 			w.wake = 0
-			sp := &b.sm.sp[w.idx%4]
-			sp.wake = min(sp.wake, m.now+1)
+			m.wakeBy(&b.sm.sp[w.idx%4], m.now+1)
 		}
 	}
 	b.arrived, b.lastArr = 0, 0
 }
 
-// exit retires a warp whose stream is exhausted.
-func (m *Model) exit(w *warp) {
-	m.chargeTo(w, m.now+1) // the issuing cycle
+// exitAfter retires a warp whose stream is exhausted by an instruction of n issue slots.
+func (m *Model) exitAfter(w *warp, n int64) {
+	m.chargeTo(w, m.now+n) // the issuing cycles
 	w.done = true
 	b := w.blk
 	b.live--
@@ -641,7 +737,7 @@ func (m *Model) exit(w *warp) {
 		m.retired = true
 	}
 	if w.tl != nil {
-		w.tl.Finish = m.now + 1
+		w.tl.Finish = m.now + n
 	}
 	m.tryRelease(b)
 }
@@ -669,6 +765,9 @@ func (m *Model) retire() {
 			}
 			clear(sp.warps[j:])
 			sp.warps = sp.warps[:j]
+			if j == 0 && sp.qi >= 0 {
+				m.remove(sp)
+			}
 			if sp.last != nil && sp.last.blk == b {
 				sp.last = nil
 			}
@@ -676,4 +775,96 @@ func (m *Model) retire() {
 	}
 	clear(m.pending[k:])
 	m.pending = m.pending[:k]
+}
+
+// wakeBy makes a sub-partition due no later than cycle t, queueing it if it
+// was not (the sub-partition being stepped is not: cycle queues it after its
+// step). A wake in the past counts as m.now, which keeps every queued wake
+// >= m.now between cycles.
+func (m *Model) wakeBy(sp *subpart, t int64) {
+	if m.scan {
+		sp.wake = min(sp.wake, t)
+		return
+	}
+	sp.wake = max(min(sp.wake, t), min(m.now, t))
+	switch {
+	case sp.qi >= 0:
+		m.up(int(sp.qi))
+	case sp != m.cur:
+		m.push(sp)
+	}
+}
+
+// less orders the queue: earlier wake first, then SM order.
+func (m *Model) less(i, j int) bool {
+	a, b := m.queue[i], m.queue[j]
+	return a.wake < b.wake || (a.wake == b.wake && a.order < b.order)
+}
+
+func (m *Model) swap(i, j int) {
+	q := m.queue
+	q[i], q[j] = q[j], q[i]
+	q[i].qi, q[j].qi = int32(i), int32(j)
+}
+
+func (m *Model) up(i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !m.less(i, p) {
+			return
+		}
+		m.swap(i, p)
+		i = p
+	}
+}
+
+func (m *Model) down(i int) {
+	n := len(m.queue)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		c := l
+		if r := l + 1; r < n && m.less(r, l) {
+			c = r
+		}
+		if !m.less(c, i) {
+			return
+		}
+		m.swap(i, c)
+		i = c
+	}
+}
+
+// push queues a sub-partition that holds warps.
+func (m *Model) push(sp *subpart) {
+	if len(sp.warps) == 0 {
+		return
+	}
+	sp.qi = int32(len(m.queue))
+	m.queue = append(m.queue, sp)
+	m.up(int(sp.qi))
+}
+
+// pop takes the head of the queue off it.
+func (m *Model) pop() *subpart {
+	sp := m.queue[0]
+	m.remove(sp)
+	return sp
+}
+
+// remove takes a queued sub-partition off the queue.
+func (m *Model) remove(sp *subpart) {
+	i, n := int(sp.qi), len(m.queue)-1
+	if i != n {
+		m.swap(i, n)
+	}
+	m.queue[n] = nil
+	m.queue = m.queue[:n]
+	sp.qi = -1
+	if i < n {
+		m.down(i)
+		m.up(i)
+	}
 }

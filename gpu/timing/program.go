@@ -48,9 +48,15 @@ type Inst struct {
 	Dst    []int32        // register ids written
 	Src    []int32        // register ids read (guard predicate included)
 	NoWait bool           // bar.arrive / barrier.arrive: counts nothing and does not wait
-	Line   int            // PTX line, for reports
-	Loc    ptx.Loc        // CUDA location from .loc, for per-CUDA-line reports
-	Text   string         // opcode with modifiers, for reports
+	// Issues is how many SASS instructions the PTX instruction issues as: 1
+	// from the program builders; 0 issues no slot (ptxas folded it: its
+	// results are ready when its sources are, and it has no timing effect of
+	// its own), n > 1 takes n consecutive issue slots of the sub-partition and
+	// n issue intervals of its pipe (gpu/ptxas supplies the numbers).
+	Issues int
+	Line   int     // PTX line, for reports
+	Loc    ptx.Loc // CUDA location from .loc, for per-CUDA-line reports
+	Text   string  // opcode with modifiers, for reports
 }
 
 // Program is the static side of a replay: one Inst per PC. PCs are indices
@@ -122,7 +128,7 @@ func fromDecoded(tab *latency.Table, dp *isa.Program, implicit bool) *Program {
 		if di.Implicit && !implicit {
 			continue
 		}
-		p.Insts = append(p.Insts, Inst{Timing: tab.ClassTiming(di.Class), Dst: di.Dst, Src: di.Src, NoWait: di.NoWait,
+		p.Insts = append(p.Insts, Inst{Timing: tab.ClassTiming(di.Class), Dst: di.Dst, Src: di.Src, NoWait: di.NoWait, Issues: 1,
 			Line: di.Line, Loc: di.Loc, Text: di.Text})
 	}
 	return p
