@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 
 	"github.com/kernelscope/kernelscope/gpu/latency"
 )
@@ -126,7 +127,10 @@ type warp struct {
 	state    Reason // current state, held since the cycle since
 	statePC  int32  // instruction the current state is charged to
 	since    int64
-	nst      Reason // state decided by classify
+	nin      *Inst       // the instruction at pos (nil when the stream is exhausted)
+	nready   int64       // when the scoreboard lets nin issue: its registers' latest ready time
+	ndep     latency.Dep // the kind of that latest producer
+	nst      Reason      // state decided by classify
 	npc      int32
 	wake     int64 // earliest cycle its state can change (for skipping)
 	maxIntvl int
@@ -149,7 +153,8 @@ type subpart struct {
 	busy     int64 // no issue before this cycle (an instruction of several SASS issue slots)
 	sm       *sm
 	order    int32 // SM index x 4 + sub-partition: the order sub-partitions due in one cycle are stepped
-	qi       int32 // index in Model.queue; -1 when not queued
+	filed    int64 // the wake it is filed under in the event queue; -1: not filed
+	oi       int32 // index in the queue's far heap; -1 when not there
 }
 
 type sm struct {
@@ -177,12 +182,11 @@ type Model struct {
 	pending []*block // resident blocks
 	nblocks int
 	fin     bool
-	retired bool // a block finished since the last retire
-	// queue holds the sub-partitions with warps, a min-heap on (wake,
-	// order): each event cycle steps only those due, in SM order.
-	queue []*subpart
-	cur   *subpart // the sub-partition being stepped (off the queue)
-	scan  bool     // test only: walk every sub-partition every event cycle (the loop the queue replaced)
+	retired bool     // a block finished since the last retire
+	ev      events   // the sub-partitions with warps, by the cycle each can next act (events.go)
+	cur     *subpart // the sub-partition being stepped (not filed)
+	free    []*warp  // warps of retired blocks, reused with their register arrays
+	scan    bool     // test only: walk every sub-partition every event cycle (the loop the queue replaced)
 }
 
 // New starts a replay of prog.
@@ -226,10 +230,11 @@ func New(prog *Program, cfg Config) (*Model, error) {
 	for i := 0; i < cfg.NumSMs; i++ {
 		s := &sm{id: i}
 		for j := range s.sp {
-			s.sp[j].sm, s.sp[j].order, s.sp[j].qi = s, int32(4*i+j), -1
+			s.sp[j].sm, s.sp[j].order, s.sp[j].filed, s.sp[j].oi = s, int32(4*i+j), -1, -1
 		}
 		m.sms = append(m.sms, s)
 	}
+	m.ev.init(m.sms)
 	m.res.PerPC = make([][NumReasons]int64, len(prog.Insts))
 	m.res.SMs, m.res.BlocksPerSM = cfg.NumSMs, cfg.BlocksPerSM
 	return m, nil
@@ -307,11 +312,12 @@ func (m *Model) dispatch(s *sm, warps []WarpStream) {
 	s.blocks++
 	nr := m.prog.NumRegs()
 	for i, st := range warps {
-		w := &warp{stream: st, blk: b, idx: i, age: m.age, ready: make([]int64, nr), dep: make([]latency.Dep, nr),
-			state: NotSelected, statePC: -1, since: m.now}
+		w := m.newWarp(nr)
+		w.stream, w.blk, w.idx, w.age, w.state, w.statePC, w.since = st, b, i, m.age, NotSelected, -1, m.now
 		m.age++
 		b.warps = append(b.warps, w)
 		m.fold(w)
+		m.prepare(w)
 		if w.pos >= len(st) {
 			w.done = true
 			continue
@@ -351,29 +357,29 @@ func (m *Model) run(ctx context.Context, stop func() bool) error {
 
 // cycle steps the sub-partitions due at m.now, in SM order, and advances
 // m.now to the next cycle at which any sub-partition may change state. Only
-// due sub-partitions are touched: the queue is keyed by the cycle each can
-// next act. Between cycles every queued wake is >= m.now, so those due are
-// exactly those at the head with wake == m.now, and they come off the heap
-// in SM order.
+// due sub-partitions are touched: the event queue files each by the cycle it
+// can next act (events.go), and every filed wake is >= m.now between cycles.
 func (m *Model) cycle() {
 	if m.scan {
 		m.cycleScan()
 		return
 	}
-	for len(m.queue) > 0 && m.queue[0].wake <= m.now {
-		sp := m.pop()
-		m.cur = sp
-		m.step(sp)
-		m.cur = nil
-		// A warp that stays eligible keeps wake == m.now: it acts again next cycle.
-		sp.wake = max(sp.wake, m.now+1)
-		m.push(sp)
+	due := m.ev.takeDue(m.now)
+	for wi, word := range due {
+		for word != 0 {
+			b := bits.TrailingZeros64(word)
+			word &= word - 1
+			sp := m.ev.byOrder[wi*64+b]
+			sp.filed = -1
+			m.cur = sp
+			m.step(sp)
+			m.cur = nil
+			// A warp that stays eligible keeps wake == m.now: it acts again next cycle.
+			sp.wake = max(sp.wake, m.now+1)
+			m.ev.file(sp, m.now)
+		}
 	}
-	next := int64(math.MaxInt64)
-	if len(m.queue) > 0 {
-		next = m.queue[0].wake
-	}
-	m.advance(next)
+	m.advance(m.ev.next(m.now))
 }
 
 // cycleScan is the loop the event queue replaced: every sub-partition of
@@ -499,7 +505,7 @@ func (m *Model) classify(s *sm, sp *subpart, w *warp) {
 		return
 	}
 	e := w.stream[w.pos]
-	in := &m.prog.Insts[e.PC]
+	in := w.nin
 	w.npc = e.PC
 	if w.atBar {
 		w.nst, w.npc, w.wake = Barrier, w.ctrlPC, math.MaxInt64
@@ -509,18 +515,7 @@ func (m *Model) classify(s *sm, sp *subpart, w *warp) {
 		w.nst, w.npc, w.wake = w.ctrlWhy, w.ctrlPC, w.ctrl
 		return
 	}
-	var ready int64
-	var dep latency.Dep
-	for _, r := range in.Src {
-		if w.ready[r] > ready {
-			ready, dep = w.ready[r], w.dep[r]
-		}
-	}
-	for _, r := range in.Dst {
-		if w.ready[r] > ready {
-			ready, dep = w.ready[r], w.dep[r]
-		}
-	}
+	ready, dep := w.nready, w.ndep
 	if m.now < ready {
 		switch dep {
 		case latency.DepLong:
@@ -610,6 +605,7 @@ func (m *Model) issue(s *sm, sp *subpart, w *warp) int64 {
 		w.dep[r] = t.Dep
 	}
 	m.fold(w)
+	m.prepare(w)
 	if w.pos >= len(w.stream) {
 		m.exitAfter(w, n)
 	}
@@ -617,6 +613,44 @@ func (m *Model) issue(s *sm, sp *subpart, w *warp) int64 {
 		m.end = m.now + n
 	}
 	return n
+}
+
+// newWarp returns a zeroed warp with ready and dep arrays of nr registers,
+// reusing one of a retired block.
+func (m *Model) newWarp(nr int) *warp {
+	if n := len(m.free); n > 0 {
+		w := m.free[n-1]
+		m.free[n-1] = nil
+		m.free = m.free[:n-1]
+		ready, dep := w.ready, w.dep
+		clear(ready)
+		clear(dep)
+		*w = warp{ready: ready, dep: dep}
+		return w
+	}
+	return &warp{ready: make([]int64, nr), dep: make([]latency.Dep, nr)}
+}
+
+// prepare caches what classify needs of the warp's next instruction: only
+// the warp's own issues change its registers' ready times, so the
+// scoreboard answer holds until it issues again.
+func (m *Model) prepare(w *warp) {
+	w.nin, w.nready, w.ndep = nil, 0, 0
+	if w.pos >= len(w.stream) {
+		return
+	}
+	in := &m.prog.Insts[w.stream[w.pos].PC]
+	w.nin = in
+	for _, r := range in.Src {
+		if w.ready[r] > w.nready {
+			w.nready, w.ndep = w.ready[r], w.dep[r]
+		}
+	}
+	for _, r := range in.Dst {
+		if w.ready[r] > w.nready {
+			w.nready, w.ndep = w.ready[r], w.dep[r]
+		}
+	}
 }
 
 // fold moves a warp past instructions that issue as no SASS instruction
@@ -754,21 +788,25 @@ func (m *Model) retire() {
 		}
 		s := b.sm
 		s.blocks--
+		for _, w := range b.warps {
+			w.stream, w.blk, w.tl = nil, nil, nil
+		}
+		m.free = append(m.free, b.warps...)
 		for i := range s.sp {
 			sp := &s.sp[i]
 			j := 0
 			for _, w := range sp.warps {
-				if w.blk != b {
+				if w.blk != nil {
 					sp.warps[j] = w
 					j++
 				}
 			}
 			clear(sp.warps[j:])
 			sp.warps = sp.warps[:j]
-			if j == 0 && sp.qi >= 0 {
-				m.remove(sp)
+			if j == 0 {
+				m.ev.unfile(sp)
 			}
-			if sp.last != nil && sp.last.blk == b {
+			if sp.last != nil && sp.last.blk == nil {
 				sp.last = nil
 			}
 		}
@@ -777,94 +815,19 @@ func (m *Model) retire() {
 	m.pending = m.pending[:k]
 }
 
-// wakeBy makes a sub-partition due no later than cycle t, queueing it if it
-// was not (the sub-partition being stepped is not: cycle queues it after its
-// step). A wake in the past counts as m.now, which keeps every queued wake
-// >= m.now between cycles.
+// wakeBy makes a sub-partition due no later than cycle t, filing it if it
+// was not (the sub-partition being stepped is not: cycle files it after its
+// step). A wake in the past counts as m.now, which keeps every filed wake
+// >= m.now between cycles; a sub-partition due now stays due now.
 func (m *Model) wakeBy(sp *subpart, t int64) {
 	if m.scan {
 		sp.wake = min(sp.wake, t)
 		return
 	}
 	sp.wake = max(min(sp.wake, t), min(m.now, t))
-	switch {
-	case sp.qi >= 0:
-		m.up(int(sp.qi))
-	case sp != m.cur:
-		m.push(sp)
-	}
-}
-
-// less orders the queue: earlier wake first, then SM order.
-func (m *Model) less(i, j int) bool {
-	a, b := m.queue[i], m.queue[j]
-	return a.wake < b.wake || (a.wake == b.wake && a.order < b.order)
-}
-
-func (m *Model) swap(i, j int) {
-	q := m.queue
-	q[i], q[j] = q[j], q[i]
-	q[i].qi, q[j].qi = int32(i), int32(j)
-}
-
-func (m *Model) up(i int) {
-	for i > 0 {
-		p := (i - 1) / 2
-		if !m.less(i, p) {
-			return
-		}
-		m.swap(i, p)
-		i = p
-	}
-}
-
-func (m *Model) down(i int) {
-	n := len(m.queue)
-	for {
-		l := 2*i + 1
-		if l >= n {
-			return
-		}
-		c := l
-		if r := l + 1; r < n && m.less(r, l) {
-			c = r
-		}
-		if !m.less(c, i) {
-			return
-		}
-		m.swap(i, c)
-		i = c
-	}
-}
-
-// push queues a sub-partition that holds warps.
-func (m *Model) push(sp *subpart) {
-	if len(sp.warps) == 0 {
+	if sp == m.cur || sp.filed == sp.wake {
 		return
 	}
-	sp.qi = int32(len(m.queue))
-	m.queue = append(m.queue, sp)
-	m.up(int(sp.qi))
-}
-
-// pop takes the head of the queue off it.
-func (m *Model) pop() *subpart {
-	sp := m.queue[0]
-	m.remove(sp)
-	return sp
-}
-
-// remove takes a queued sub-partition off the queue.
-func (m *Model) remove(sp *subpart) {
-	i, n := int(sp.qi), len(m.queue)-1
-	if i != n {
-		m.swap(i, n)
-	}
-	m.queue[n] = nil
-	m.queue = m.queue[:n]
-	sp.qi = -1
-	if i < n {
-		m.down(i)
-		m.up(i)
-	}
+	m.ev.unfile(sp)
+	m.ev.file(sp, m.now)
 }
