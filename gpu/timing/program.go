@@ -28,9 +28,12 @@
 // Barriers: every bar.sync/barrier.sync waits for all live warps of the block
 // (named barriers and thread counts are not distinguished); bar.arrive does
 // not wait. Not modelled: instruction fetch (no_instruction is never reported),
-// register-bank conflicts, dual issue, the SASS-level instruction count
-// (the model issues PTX instructions), L1/L2 tag and MSHR limits beyond the
-// bandwidth queues, and launch overhead.
+// register-bank conflicts, dual issue, L1/L2 tag and MSHR limits beyond the
+// bandwidth queues, and launch overhead. The SASS-level instruction count is
+// Inst.Issues: 1 per PTX instruction unless the caller sets it.
+//
+// The model advances by events (events.go): only the sub-partitions due at
+// a cycle are stepped, in SM order.
 package timing
 
 import (
