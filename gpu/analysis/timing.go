@@ -19,15 +19,15 @@ const timelineWarps = 16
 // timingRun feeds the simulator's per-block issue log, joined with each
 // access's cache outcome, to the cycle-level model while the launch runs.
 type timingRun struct {
-	ctx       context.Context
-	decoded   *isa.Program // the kernel and its device functions, decoded once for the simulator and the model
-	prog      *timing.Program
-	model     *timing.Model
-	npcs      int              // the decoded program's PCs (kernel and device functions): all are timed
-	queues    [][]timing.Event // per warp of the running block: its accesses' outcomes in order (Mem, Sectors, DRAMSectors)
-	dropped   int64            // issues with a PC outside the program (none expected): not timed
-	err       error
-	external  bool
+	ctx      context.Context
+	decoded  *isa.Program // the kernel and its device functions, decoded once for the simulator and the model
+	prog     *timing.Program
+	model    *timing.Model
+	npcs     int              // the decoded program's PCs (kernel and device functions): all are timed
+	queues   [][]timing.Event // per warp of the running block: its accesses' outcomes in order (Mem, Sectors, DRAMSectors)
+	dropped  int64            // issues with a PC outside the program (none expected): not timed
+	err      error
+	external bool
 }
 
 // newTimingRun decodes the kernel once (the simulator reuses the decoded
