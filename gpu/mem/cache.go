@@ -560,3 +560,10 @@ func ratio(a, b int) float64 {
 	}
 	return float64(a) / float64(b)
 }
+
+// touchLine refreshes the LRU position of a present line (no-op when absent).
+func (c *cache) touchLine(line uint64, evictFirst bool) {
+	if w, _ := c.find(line); w >= 0 {
+		c.touch(w, evictFirst)
+	}
+}
