@@ -26,10 +26,10 @@ type AtomicCosts struct {
 // DefaultAtomicCosts are the H200's (SM clock 1.98 GHz during the measurement).
 var DefaultAtomicCosts = AtomicCosts{
 	L2Pass: 1.456, L2PassF32: 3.488, // 132x1024 threads, one word: 0.687 and 0.287 ops/cycle
-	L2Word: 0.163, // 32 words of one line: 6.15 ops/cycle
+	L2Word:    0.163,                   // 32 words of one line: 6.15 ops/cycle
 	L2PassCAS: 2.370, L2WordCAS: 0.341, // CAS on 2 words of one line 0.844 ops/cycle, on 32 words 3.13
 	SMLane: 2.150, SMLaneF32: 3.639, // one block of 1024 threads, one word
-	Latency:     578,                                                          // one warp's dependent CAS on one word: 624 cycles per request, less 32 passes
+	Latency:     578,                                                             // one warp's dependent CAS on one word: 624 cycles per request, less 32 passes
 	SharedInstr: 6.5, SharedLane: 1.18, SharedLaneCAS: 2.16, SharedLaneF32: 43.8, // shared: 32 banks 0.203/op; one word 1.18 (CAS 2.16; f32 add is a CAS loop in SASS)
 	Slices: 64, SliceBytes: 256, // words 128 B apart share a server, 512 B apart use two (0.59 and 1.17 ops/cycle)
 }
