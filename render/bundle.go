@@ -150,6 +150,9 @@ func summaryLine(rep *report.Report) string {
 		rep.Kernel, rep.Arch, dim(rep.Grid), dim(rep.Block), group(rep.Stats.ThreadInstructions), group(rep.Stats.WarpInstructions))
 	if rep.Stats.Cycles > 0 {
 		s += fmt.Sprintf(", ~%s cycles", group(rep.Stats.Cycles))
+		if t := rep.Timing; t != nil && t.KernelCycles > 0 {
+			s += fmt.Sprintf(" (kernel %s + launch %s)", group(t.KernelCycles), group(t.LaunchCycles))
+		}
 	}
 	if rep.Occupancy != nil {
 		s += fmt.Sprintf(", occupancy %.0f%%", rep.Occupancy.OccupancyPct)

@@ -110,6 +110,9 @@ func summaryHTML(rep *report.Report) string {
 			esc(rep.Kernel), esc(rep.Arch), dim(rep.Grid), dim(rep.Block), group(rep.Stats.ThreadInstructions), group(rep.Stats.WarpInstructions))
 		if rep.Stats.Cycles > 0 {
 			fmt.Fprintf(&b, " · ~%s cycles", group(rep.Stats.Cycles))
+			if t := rep.Timing; t != nil && t.KernelCycles > 0 {
+				fmt.Fprintf(&b, " (kernel %s + launch %s)", group(t.KernelCycles), group(t.LaunchCycles))
+			}
 		}
 		if rep.Occupancy != nil {
 			fmt.Fprintf(&b, " · occupancy %.0f%%", rep.Occupancy.OccupancyPct)

@@ -161,11 +161,11 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 		if rep.Occupancy != nil {
 			bps = rep.Occupancy.ActiveBlocksPerSM
 		}
-		if tm, err = newTimingRun(ctx, req.Arch, k, bps, (threadsPerBlock+31)/32); err != nil {
+		if tm, err = newTimingRun(ctx, req.Arch, mod, k, bps, (threadsPerBlock+31)/32); err != nil {
 			rep.Notes = append(rep.Notes, "timing model not run: "+err.Error())
 			tm = nil
 		} else {
-			cfg.Issues = tm.block
+			cfg.Issues, cfg.Decoded = tm.block, tm.decoded
 		}
 	}
 	if tr.Steps >= 0 || tm != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/kernelscope/kernelscope/gpu/isa"
 	"github.com/kernelscope/kernelscope/gpu/latency"
 	"github.com/kernelscope/kernelscope/gpu/mem"
 	"github.com/kernelscope/kernelscope/gpu/ptx"
@@ -18,28 +19,29 @@ const timelineWarps = 16
 // timingRun feeds the simulator's per-block issue log, joined with each
 // access's cache outcome, to the cycle-level model while the launch runs.
 type timingRun struct {
-	ctx      context.Context
-	prog     *timing.Program
-	model    *timing.Model
-	lines    []int          // PTX line of each kernel instruction (the program's PCs)
-	queues   [][]memOutcome // per warp of the running block: its accesses in order
-	dropped  int64          // issues outside the kernel (device functions): not timed
-	err      error
-	external bool
+	ctx       context.Context
+	decoded   *isa.Program // the kernel and its device functions, decoded once for the simulator and the model
+	prog      *timing.Program
+	model     *timing.Model
+	kernelPCs int              // the kernel's own instructions: PCs below this are timed
+	queues    [][]timing.Event // per warp of the running block: its accesses' outcomes in order (Mem, Sectors, DRAMSectors)
+	dropped   int64            // issues outside the kernel (device functions): not timed
+	err       error
+	external  bool
 }
 
-// memOutcome is what the memory system did for one warp access, for the model.
-type memOutcome struct {
-	line  int
-	event timing.Event // Mem, Sectors, DRAMSectors
-}
-
-func newTimingRun(ctx context.Context, archName string, k *ptx.Func, blocksPerSM, warpsPerBlock int) (*timingRun, error) {
+// newTimingRun decodes the kernel once (the simulator reuses the decoded
+// program: Config.Decoded) and builds the timing model over it.
+func newTimingRun(ctx context.Context, archName string, mod *ptx.Module, k *ptx.Func, blocksPerSM, warpsPerBlock int) (*timingRun, error) {
 	tab, err := latency.For(archName)
 	if err != nil {
 		return nil, err
 	}
-	prog, err := timing.NewProgramFuncs(tab, k)
+	dec, err := sim.Decode(mod, k.Name)
+	if err != nil {
+		return nil, err
+	}
+	prog, err := timing.NewProgramDecoded(tab, dec)
 	if err != nil {
 		return nil, err
 	}
@@ -47,10 +49,8 @@ func newTimingRun(ctx context.Context, archName string, k *ptx.Func, blocksPerSM
 	if err != nil {
 		return nil, err
 	}
-	t := &timingRun{ctx: ctx, prog: prog, model: m, queues: make([][]memOutcome, warpsPerBlock)}
-	for _, in := range k.Insts {
-		t.lines = append(t.lines, int(in.Pos.Line))
-	}
+	t := &timingRun{ctx: ctx, decoded: dec, prog: prog, model: m, queues: make([][]timing.Event, warpsPerBlock)}
+	t.kernelPCs = len(k.Insts)
 	return t, nil
 }
 
@@ -74,40 +74,40 @@ func (t *timingRun) memory(a *mem.Access, o mem.Outcome) {
 		default:
 			e.Mem = timing.MemL1Hit
 		}
-	default:
-		return
+	default: // const/param: no outcome the model times, but the slot keeps the join in step
 	}
-	t.queues[a.Warp] = append(t.queues[a.Warp], memOutcome{line: a.Line, event: e})
+	t.queues[a.Warp] = append(t.queues[a.Warp], e)
 }
 
-// block hands a finished block's issue log to the model.
+// block hands a finished block's issue log to the model. Accesses are joined
+// to issues by sequence: each issue says how many accesses it reported, and the
+// warp's queue holds their outcomes in the same order, so every execution of a
+// memory instruction (every loop iteration) gets its own outcome. An issue with
+// several accesses (cp.async: a global load and a shared store) is timed by its
+// first.
 func (t *timingRun) block(_ int, warps [][]sim.Issue) {
 	if t.err != nil {
 		return
 	}
 	streams := make([]timing.WarpStream, len(warps))
 	for w, issues := range warps {
-		var q []memOutcome
+		var q []timing.Event
 		if w < len(t.queues) {
 			q = t.queues[w]
 		}
 		s := make(timing.WarpStream, 0, len(issues))
 		for _, is := range issues {
-			if int(is.PC) >= len(t.lines) || is.PC < 0 {
+			n := min(int(is.Accesses), len(q))
+			var first timing.Event
+			if n > 0 {
+				first = q[0]
+			}
+			q = q[n:]
+			if int(is.PC) >= t.kernelPCs || is.PC < 0 {
 				t.dropped++
 				continue
 			}
-			e := timing.Event{PC: is.PC, Active: is.Active}
-			line := t.lines[is.PC]
-			first := true
-			for len(q) > 0 && q[0].line == line {
-				if first {
-					e.Mem, e.Sectors, e.DRAMSectors = q[0].event.Mem, q[0].event.Sectors, q[0].event.DRAMSectors
-					first = false
-				}
-				q = q[1:]
-			}
-			s = append(s, e)
+			s = append(s, timing.Event{PC: is.PC, Active: is.Active, Mem: first.Mem, Sectors: first.Sectors, DRAMSectors: first.DRAMSectors})
 		}
 		streams[w] = s
 	}

@@ -11,6 +11,7 @@
 package sim
 
 import (
+	"github.com/kernelscope/kernelscope/gpu/isa"
 	"github.com/kernelscope/kernelscope/gpu/mem"
 	"github.com/kernelscope/kernelscope/gpu/ptx"
 )
@@ -48,6 +49,9 @@ type Config struct {
 	// input of a trace-driven timing model). The slices are reused afterwards.
 	Issues func(block int, warps [][]Issue)
 	Check  Checks // racecheck, initcheck, synccheck; findings in Result.Findings
+	// Decoded is the launch's program from Decode (shared with a timing
+	// model); nil, or one decoded from other functions: Launch decodes.
+	Decoded *isa.Program
 	// Reverse runs the blocks, and the warps of each block, in reverse order
 	// (a second schedule for checking that results do not depend on order).
 	Reverse bool
@@ -67,11 +71,14 @@ type TraceConfig struct {
 	MaxSteps       int // 0 = DefaultTraceSteps; -1 = tracing off (the zero TraceConfig traces block 0, warp 0)
 }
 
-// Issue is one warp-instruction as issued: its PC (an index into Result.Insts)
-// and the lanes active when it issued.
+// Issue is one warp-instruction as issued: its PC (an index into Result.Insts),
+// the lanes active when it issued and how many accesses it reported to
+// Config.OnMemory (in order, so a consumer joins accesses to issues by
+// sequence: cp.async reports two, a load with no active lane none).
 type Issue struct {
-	PC     int32
-	Active uint32
+	PC       int32
+	Active   uint32
+	Accesses uint16
 }
 
 // Progress reports how far a launch has come.

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"github.com/kernelscope/kernelscope/gpu/isa"
 	"strings"
 
 	"github.com/kernelscope/kernelscope/gpu/arith"
@@ -236,6 +237,7 @@ type opInfo struct {
 
 // program is a kernel and the device functions it may call, lowered.
 type program struct {
+	dec        *isa.Program // the decoded form the ops were lowered from (same PCs)
 	ops        []op
 	info       []opInfo
 	fns        []*function

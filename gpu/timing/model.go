@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 
 	"github.com/kernelscope/kernelscope/gpu/latency"
 )
@@ -98,6 +99,9 @@ type Config struct {
 	QueueCycles int
 }
 
+// maxIssues is the most SASS instructions one PTX instruction may issue as.
+const maxIssues = 1024
+
 // Errors of the model.
 var (
 	ErrFinished = errors.New("timing: the model has finished")
@@ -123,7 +127,10 @@ type warp struct {
 	state    Reason // current state, held since the cycle since
 	statePC  int32  // instruction the current state is charged to
 	since    int64
-	nst      Reason // state decided by classify
+	nin      *Inst       // the instruction at pos (nil when the stream is exhausted)
+	nready   int64       // when the scoreboard lets nin issue: its registers' latest ready time
+	ndep     latency.Dep // the kind of that latest producer
+	nst      Reason      // state decided by classify
 	npc      int32
 	wake     int64 // earliest cycle its state can change (for skipping)
 	maxIntvl int
@@ -143,6 +150,11 @@ type subpart struct {
 	warps    []*warp
 	last     *warp
 	pipeFree [latency.NumPipes]int64
+	busy     int64 // no issue before this cycle (an instruction of several SASS issue slots)
+	sm       *sm
+	order    int32 // SM index x 4 + sub-partition: the order sub-partitions due in one cycle are stepped
+	filed    int64 // the wake it is filed under in the event queue; -1: not filed
+	oi       int32 // index in the queue's far heap; -1 when not there
 }
 
 type sm struct {
@@ -170,7 +182,11 @@ type Model struct {
 	pending []*block // resident blocks
 	nblocks int
 	fin     bool
-	retired bool // a block finished since the last retire
+	retired bool     // a block finished since the last retire
+	ev      events   // the sub-partitions with warps, by the cycle each can next act (events.go)
+	cur     *subpart // the sub-partition being stepped (not filed)
+	free    []*warp  // warps of retired blocks, reused with their register arrays
+	scan    bool     // test only: walk every sub-partition every event cycle (the loop the queue replaced)
 }
 
 // New starts a replay of prog.
@@ -183,6 +199,9 @@ func New(prog *Program, cfg Config) (*Model, error) {
 		in := &prog.Insts[pc]
 		if in.Timing.Pipe >= latency.NumPipes || in.Timing.Latency < 0 || in.Timing.IssueCycles < 0 {
 			return nil, fmt.Errorf("timing: pc %d: bad timing %+v", pc, in.Timing)
+		}
+		if in.Issues < 0 || in.Issues > maxIssues {
+			return nil, fmt.Errorf("timing: pc %d: %d SASS issues (want 0..%d)", pc, in.Issues, maxIssues)
 		}
 		for _, r := range append(in.Src[:len(in.Src):len(in.Src)], in.Dst...) {
 			if r < 0 || r >= nr {
@@ -209,8 +228,13 @@ func New(prog *Program, cfg Config) (*Model, error) {
 	// Warps keep pointers into Timelines: its capacity must never grow.
 	m.res.Timelines = make([]WarpTimeline, 0, max(cfg.TimelineWarps, 0))
 	for i := 0; i < cfg.NumSMs; i++ {
-		m.sms = append(m.sms, &sm{id: i})
+		s := &sm{id: i}
+		for j := range s.sp {
+			s.sp[j].sm, s.sp[j].order, s.sp[j].filed, s.sp[j].oi = s, int32(4*i+j), -1, -1
+		}
+		m.sms = append(m.sms, s)
 	}
+	m.ev.init(m.sms)
 	m.res.PerPC = make([][NumReasons]int64, len(prog.Insts))
 	m.res.SMs, m.res.BlocksPerSM = cfg.NumSMs, cfg.BlocksPerSM
 	return m, nil
@@ -288,11 +312,13 @@ func (m *Model) dispatch(s *sm, warps []WarpStream) {
 	s.blocks++
 	nr := m.prog.NumRegs()
 	for i, st := range warps {
-		w := &warp{stream: st, blk: b, idx: i, age: m.age, ready: make([]int64, nr), dep: make([]latency.Dep, nr),
-			state: NotSelected, statePC: -1, since: m.now}
+		w := m.newWarp(nr)
+		w.stream, w.blk, w.idx, w.age, w.state, w.statePC, w.since = st, b, i, m.age, NotSelected, -1, m.now
 		m.age++
 		b.warps = append(b.warps, w)
-		if len(st) == 0 {
+		m.fold(w)
+		m.prepare(w)
+		if w.pos >= len(st) {
 			w.done = true
 			continue
 		}
@@ -304,7 +330,7 @@ func (m *Model) dispatch(s *sm, warps []WarpStream) {
 		}
 		sp := &s.sp[i%4]
 		sp.warps = append(sp.warps, w)
-		sp.wake = min(sp.wake, m.now)
+		m.wakeBy(sp, m.now)
 	}
 	if b.live == 0 {
 		s.blocks--
@@ -329,9 +355,36 @@ func (m *Model) run(ctx context.Context, stop func() bool) error {
 	return nil
 }
 
-// cycle simulates the sub-partitions due at m.now and advances m.now to
-// the next cycle at which any of them may change state.
+// cycle steps the sub-partitions due at m.now, in SM order, and advances
+// m.now to the next cycle at which any sub-partition may change state. Only
+// due sub-partitions are touched: the event queue files each by the cycle it
+// can next act (events.go), and every filed wake is >= m.now between cycles.
 func (m *Model) cycle() {
+	if m.scan {
+		m.cycleScan()
+		return
+	}
+	due := m.ev.takeDue(m.now)
+	for wi, word := range due {
+		for word != 0 {
+			b := bits.TrailingZeros64(word)
+			word &= word - 1
+			sp := m.ev.byOrder[wi*64+b]
+			sp.filed = -1
+			m.cur = sp
+			m.step(sp)
+			m.cur = nil
+			// A warp that stays eligible keeps wake == m.now: it acts again next cycle.
+			sp.wake = max(sp.wake, m.now+1)
+			m.ev.file(sp, m.now)
+		}
+	}
+	m.advance(m.ev.next(m.now))
+}
+
+// cycleScan is the loop the event queue replaced: every sub-partition of
+// every SM at every event cycle. Tests run both and compare.
+func (m *Model) cycleScan() {
 	next := int64(math.MaxInt64)
 	for _, s := range m.sms {
 		for spi := range s.sp {
@@ -343,40 +396,59 @@ func (m *Model) cycle() {
 				next = min(next, sp.wake)
 				continue
 			}
-			var pick *warp
-			wake := int64(math.MaxInt64)
-			for _, w := range sp.warps {
-				if w.done {
-					continue
-				}
-				if w.wake > m.now { // nothing it waits for can have changed
-					w.nst, w.npc = w.state, w.statePC
-					continue
-				}
-				m.classify(s, sp, w)
-				if w.nst == Selected && (pick == nil || w == sp.last || (pick != sp.last && w.age < pick.age)) {
-					pick = w
-				}
-			}
-			for _, w := range sp.warps {
-				if w.done {
-					continue
-				}
-				st := w.nst
-				if st == Selected && w != pick {
-					st = NotSelected
-				}
-				m.setState(w, st, w.npc)
-				wake = min(wake, w.wake)
-			}
-			if pick != nil {
-				m.issue(s, sp, pick)
-				wake = m.now + 1
-			}
-			sp.wake = wake
-			next = min(next, wake)
+			m.step(sp)
+			next = min(next, sp.wake)
 		}
 	}
+	m.advance(next)
+}
+
+// step decides the state of every warp of a due sub-partition, issues the
+// chosen one and sets the sub-partition's next wake.
+func (m *Model) step(sp *subpart) {
+	s := sp.sm
+	var pick *warp
+	wake := int64(math.MaxInt64)
+	for _, w := range sp.warps {
+		if w.done {
+			continue
+		}
+		if w.wake > m.now { // nothing it waits for can have changed
+			w.nst, w.npc = w.state, w.statePC
+			continue
+		}
+		m.classify(s, sp, w)
+		if w.nst == Selected && (pick == nil || w == sp.last || (pick != sp.last && w.age < pick.age)) {
+			pick = w
+		}
+	}
+	busy := m.now < sp.busy // still issuing the SASS slots of sp.last's instruction
+	if busy {
+		pick = nil
+	}
+	for _, w := range sp.warps {
+		if w.done {
+			continue
+		}
+		st := w.nst
+		if st == Selected && w != pick && !(busy && w == sp.last) {
+			st = NotSelected
+		}
+		m.setState(w, st, w.npc)
+		wake = min(wake, w.wake)
+	}
+	if busy {
+		wake = min(wake, sp.busy)
+	}
+	if pick != nil {
+		n := m.issue(s, sp, pick)
+		wake = m.now + n
+	}
+	sp.wake = wake
+}
+
+// advance moves m.now to the next event cycle and retires finished blocks.
+func (m *Model) advance(next int64) {
 	if next <= m.now {
 		next = m.now + 1
 	}
@@ -433,7 +505,7 @@ func (m *Model) classify(s *sm, sp *subpart, w *warp) {
 		return
 	}
 	e := w.stream[w.pos]
-	in := &m.prog.Insts[e.PC]
+	in := w.nin
 	w.npc = e.PC
 	if w.atBar {
 		w.nst, w.npc, w.wake = Barrier, w.ctrlPC, math.MaxInt64
@@ -443,18 +515,7 @@ func (m *Model) classify(s *sm, sp *subpart, w *warp) {
 		w.nst, w.npc, w.wake = w.ctrlWhy, w.ctrlPC, w.ctrl
 		return
 	}
-	var ready int64
-	var dep latency.Dep
-	for _, r := range in.Src {
-		if w.ready[r] > ready {
-			ready, dep = w.ready[r], w.dep[r]
-		}
-	}
-	for _, r := range in.Dst {
-		if w.ready[r] > ready {
-			ready, dep = w.ready[r], w.dep[r]
-		}
-	}
+	ready, dep := w.nready, w.ndep
 	if m.now < ready {
 		switch dep {
 		case latency.DepLong:
@@ -494,21 +555,27 @@ func (m *Model) classify(s *sm, sp *subpart, w *warp) {
 	w.nst, w.wake = Selected, m.now
 }
 
-// issue issues the warp's next instruction at m.now.
-func (m *Model) issue(s *sm, sp *subpart, w *warp) {
+// issue issues the warp's next instruction at m.now and returns the issue
+// slots it takes (its SASS instruction count, at least 1).
+func (m *Model) issue(s *sm, sp *subpart, w *warp) int64 {
 	e := w.stream[w.pos]
 	in := &m.prog.Insts[e.PC]
 	t := in.Timing
 	if m.cfg.Probe != nil {
 		m.cfg.Probe(w.blk.id, w.idx, w.pos, m.now)
 	}
+	n := int64(max(in.Issues, 1)) // 0 never gets here: fold skips it
 	sp.last = w
+	sp.busy = m.now + n
 	w.pos++
 	w.lastPC = e.PC
-	m.res.Issued++
-	m.res.IssueActive++
-	m.res.PipeBusy[t.Pipe] += int64(t.IssueCycles)
-	sp.pipeFree[t.Pipe] = m.now + int64(t.IssueCycles)
+	m.res.Issued += n
+	m.res.IssueActive += n
+	m.res.PipeBusy[t.Pipe] += n * int64(t.IssueCycles)
+	sp.pipeFree[t.Pipe] = m.now + n*int64(t.IssueCycles)
+	if n > 1 {
+		w.wake = m.now + n // the warp stays selected while its slots issue
+	}
 	done := m.now + int64(t.Latency)
 	switch t.Class {
 	case latency.ClassBar:
@@ -529,6 +596,7 @@ func (m *Model) issue(s *sm, sp *subpart, w *warp) {
 	case latency.ClassLdGlobal, latency.ClassStGlobal, latency.ClassAtomGlobal:
 		done = m.global(s, w, e, t)
 	}
+	done += n - 1 // the last SASS instruction issues n-1 cycles later
 	if done > m.end {
 		m.end = done
 	}
@@ -536,11 +604,74 @@ func (m *Model) issue(s *sm, sp *subpart, w *warp) {
 		w.ready[r] = done
 		w.dep[r] = t.Dep
 	}
+	m.fold(w)
+	m.prepare(w)
 	if w.pos >= len(w.stream) {
-		m.exit(w)
+		m.exitAfter(w, n)
 	}
-	if m.now+1 > m.end {
-		m.end = m.now + 1
+	if m.now+n > m.end {
+		m.end = m.now + n
+	}
+	return n
+}
+
+// newWarp returns a zeroed warp with ready and dep arrays of nr registers,
+// reusing one of a retired block.
+func (m *Model) newWarp(nr int) *warp {
+	if n := len(m.free); n > 0 {
+		w := m.free[n-1]
+		m.free[n-1] = nil
+		m.free = m.free[:n-1]
+		ready, dep := w.ready, w.dep
+		clear(ready)
+		clear(dep)
+		*w = warp{ready: ready, dep: dep}
+		return w
+	}
+	return &warp{ready: make([]int64, nr), dep: make([]latency.Dep, nr)}
+}
+
+// prepare caches what classify needs of the warp's next instruction: only
+// the warp's own issues change its registers' ready times, so the
+// scoreboard answer holds until it issues again.
+func (m *Model) prepare(w *warp) {
+	w.nin, w.nready, w.ndep = nil, 0, 0
+	if w.pos >= len(w.stream) {
+		return
+	}
+	in := &m.prog.Insts[w.stream[w.pos].PC]
+	w.nin = in
+	for _, r := range in.Src {
+		if w.ready[r] > w.nready {
+			w.nready, w.ndep = w.ready[r], w.dep[r]
+		}
+	}
+	for _, r := range in.Dst {
+		if w.ready[r] > w.nready {
+			w.nready, w.ndep = w.ready[r], w.dep[r]
+		}
+	}
+}
+
+// fold moves a warp past instructions that issue as no SASS instruction
+// (Inst.Issues == 0): their results are ready when their sources are.
+func (m *Model) fold(w *warp) {
+	for w.pos < len(w.stream) {
+		in := &m.prog.Insts[w.stream[w.pos].PC]
+		if in.Issues != 0 {
+			return
+		}
+		var ready int64
+		var dep latency.Dep
+		for _, r := range in.Src {
+			if w.ready[r] > ready {
+				ready, dep = w.ready[r], w.dep[r]
+			}
+		}
+		for _, r := range in.Dst {
+			w.ready[r], w.dep[r] = ready, dep
+		}
+		w.pos++
 	}
 }
 
@@ -624,16 +755,15 @@ func (m *Model) tryRelease(b *block) {
 			w.atBar = false
 			w.ctrl, w.ctrlWhy = rel, Barrier
 			w.wake = 0
-			sp := &b.sm.sp[w.idx%4]
-			sp.wake = min(sp.wake, m.now+1)
+			m.wakeBy(&b.sm.sp[w.idx%4], m.now+1)
 		}
 	}
 	b.arrived, b.lastArr = 0, 0
 }
 
-// exit retires a warp whose stream is exhausted.
-func (m *Model) exit(w *warp) {
-	m.chargeTo(w, m.now+1) // the issuing cycle
+// exitAfter retires a warp whose stream is exhausted by an instruction of n issue slots.
+func (m *Model) exitAfter(w *warp, n int64) {
+	m.chargeTo(w, m.now+n) // the issuing cycles
 	w.done = true
 	b := w.blk
 	b.live--
@@ -641,7 +771,7 @@ func (m *Model) exit(w *warp) {
 		m.retired = true
 	}
 	if w.tl != nil {
-		w.tl.Finish = m.now + 1
+		w.tl.Finish = m.now + n
 	}
 	m.tryRelease(b)
 }
@@ -658,22 +788,46 @@ func (m *Model) retire() {
 		}
 		s := b.sm
 		s.blocks--
+		for _, w := range b.warps {
+			w.stream, w.blk, w.tl = nil, nil, nil
+		}
+		m.free = append(m.free, b.warps...)
 		for i := range s.sp {
 			sp := &s.sp[i]
 			j := 0
 			for _, w := range sp.warps {
-				if w.blk != b {
+				if w.blk != nil {
 					sp.warps[j] = w
 					j++
 				}
 			}
 			clear(sp.warps[j:])
 			sp.warps = sp.warps[:j]
-			if sp.last != nil && sp.last.blk == b {
+			if j == 0 {
+				m.ev.unfile(sp)
+			}
+			if sp.last != nil && sp.last.blk == nil {
 				sp.last = nil
 			}
 		}
 	}
 	clear(m.pending[k:])
 	m.pending = m.pending[:k]
+}
+
+// wakeBy makes a sub-partition due no later than cycle t, filing it if it
+// was not (the sub-partition being stepped is not: cycle files it after its
+// step). A wake in the past counts as m.now, which keeps every filed wake
+// >= m.now between cycles; a sub-partition due now stays due now.
+func (m *Model) wakeBy(sp *subpart, t int64) {
+	if m.scan {
+		sp.wake = min(sp.wake, t)
+		return
+	}
+	sp.wake = max(min(sp.wake, t), min(m.now, t))
+	if sp == m.cur || sp.filed == sp.wake {
+		return
+	}
+	m.ev.unfile(sp)
+	m.ev.file(sp, m.now)
 }

@@ -28,15 +28,19 @@
 // Barriers: every bar.sync/barrier.sync waits for all live warps of the block
 // (named barriers and thread counts are not distinguished); bar.arrive does
 // not wait. Not modelled: instruction fetch (no_instruction is never reported),
-// register-bank conflicts, dual issue, the SASS-level instruction count
-// (the model issues PTX instructions), L1/L2 tag and MSHR limits beyond the
-// bandwidth queues, and launch overhead.
+// register-bank conflicts, dual issue, L1/L2 tag and MSHR limits beyond the
+// bandwidth queues, and launch overhead. The SASS-level instruction count is
+// Inst.Issues: 1 per PTX instruction unless the caller sets it.
+//
+// The model advances by events (events.go): only the sub-partitions due at
+// a cycle are stepped, in SM order.
 package timing
 
 import (
 	"errors"
 	"fmt"
 
+	"github.com/kernelscope/kernelscope/gpu/isa"
 	"github.com/kernelscope/kernelscope/gpu/latency"
 	"github.com/kernelscope/kernelscope/gpu/ptx"
 )
@@ -47,9 +51,15 @@ type Inst struct {
 	Dst    []int32        // register ids written
 	Src    []int32        // register ids read (guard predicate included)
 	NoWait bool           // bar.arrive / barrier.arrive: counts nothing and does not wait
-	Line   int            // PTX line, for reports
-	Loc    ptx.Loc        // CUDA location from .loc, for per-CUDA-line reports
-	Text   string         // opcode with modifiers, for reports
+	// Issues is how many SASS instructions the PTX instruction issues as: 1
+	// from the program builders; 0 issues no slot (ptxas folded it: its
+	// results are ready when its sources are, and it has no timing effect of
+	// its own), n > 1 takes n consecutive issue slots of the sub-partition and
+	// n issue intervals of its pipe (gpu/ptxas supplies the numbers).
+	Issues int
+	Line   int     // PTX line, for reports
+	Loc    ptx.Loc // CUDA location from .loc, for per-CUDA-line reports
+	Text   string  // opcode with modifiers, for reports
 }
 
 // Program is the static side of a replay: one Inst per PC. PCs are indices
@@ -75,9 +85,10 @@ func NewProgram(f *ptx.Func, tab *latency.Table) (*Program, error) {
 }
 
 // NewProgramFuncs builds one program over several functions, their
-// instructions concatenated in the order given (gpu/sim numbers PCs the
-// kernel first, then its device functions). Register names are kept apart
-// per function; a call's argument passing is not modelled as a dependency.
+// instructions concatenated in the order given: PCs index the functions'
+// Insts back to back (no implicit end-of-body returns; NewProgramDecoded
+// numbers PCs as gpu/sim does). Register names are kept apart per function;
+// a call's argument passing is not modelled as a dependency.
 func NewProgramFuncs(tab *latency.Table, funcs ...*ptx.Func) (*Program, error) {
 	if tab == nil {
 		return nil, errors.New("timing: nil latency table")
@@ -85,79 +96,45 @@ func NewProgramFuncs(tab *latency.Table, funcs ...*ptx.Func) (*Program, error) {
 	if len(funcs) == 0 {
 		return nil, errors.New("timing: no function")
 	}
-	p := &Program{Table: tab}
-	ids := map[string]int32{}
 	for fi, f := range funcs {
 		if f == nil {
 			return nil, fmt.Errorf("timing: function %d is nil", fi)
 		}
-		prefix := ""
-		if fi > 0 {
-			prefix = f.Name + ":"
-		}
-		id := func(name, comp string) int32 {
-			k := prefix + name
-			if comp != "" {
-				k += "." + comp
-			}
-			if v, ok := ids[k]; ok {
-				return v
-			}
-			v := int32(len(p.RegNames))
-			ids[k] = v
-			p.RegNames = append(p.RegNames, k)
-			return v
-		}
-		var collect func(o ptx.Operand, out *[]int32)
-		collect = func(o ptx.Operand, out *[]int32) {
-			switch o.Kind {
-			case ptx.OpReg:
-				*out = append(*out, id(o.Name, o.Comp))
-			case ptx.OpAddr:
-				if o.BaseReg && o.Name != "" {
-					*out = append(*out, id(o.Name, ""))
-				}
-			case ptx.OpVec, ptx.OpList, ptx.OpPair:
-				for _, e := range o.Elems {
-					collect(e, out)
-				}
-			}
-		}
-		for _, in := range f.Insts {
-			p.Insts = append(p.Insts, Inst{})
-			pi := &p.Insts[len(p.Insts)-1]
-			if in == nil {
-				pi.Timing = tab.Lookup(nil)
-				continue
-			}
-			pi.Timing = tab.Lookup(in)
-			pi.Line = int(in.Pos.Line)
-			pi.Loc = in.Loc
-			pi.Text = in.Op
-			for _, m := range in.Mods {
-				pi.Text += "." + m
-			}
-			if pi.Timing.Class == latency.ClassBar && len(in.Mods) > 0 && in.Mods[0] == "arrive" {
-				pi.NoWait = true
-			}
-			args := in.Args
-			if in.Defs() && len(args) > 0 {
-				if args[0].Kind == ptx.OpAddr { // never a destination
-					collect(args[0], &pi.Src)
-				} else {
-					collect(args[0], &pi.Dst)
-				}
-				args = args[1:]
-			}
-			for _, a := range args {
-				collect(a, &pi.Src)
-			}
-			if in.Guard != "" {
-				pi.Src = append(pi.Src, id(in.Guard, ""))
-			}
-		}
 	}
-	return p, nil
+	dp, err := isa.Decode(funcs...)
+	if err != nil {
+		return nil, fmt.Errorf("timing: %w", err)
+	}
+	return fromDecoded(tab, dp, false), nil
+}
+
+// NewProgramDecoded builds the static program of a decoded program: one
+// Inst per isa PC (the implicit end-of-body returns included), so the PCs
+// of gpu/sim's issue log index it directly.
+func NewProgramDecoded(tab *latency.Table, dp *isa.Program) (*Program, error) {
+	if tab == nil {
+		return nil, errors.New("timing: nil latency table")
+	}
+	if dp == nil {
+		return nil, errors.New("timing: nil decoded program")
+	}
+	return fromDecoded(tab, dp, true), nil
+}
+
+// fromDecoded takes each instruction's timing from tab by its class and its
+// register ids from the decoded form; implicit says whether the implicit
+// end-of-body returns get PCs.
+func fromDecoded(tab *latency.Table, dp *isa.Program, implicit bool) *Program {
+	p := &Program{Table: tab, RegNames: dp.RegNames, Insts: make([]Inst, 0, len(dp.Insts))}
+	for i := range dp.Insts {
+		di := &dp.Insts[i]
+		if di.Implicit && !implicit {
+			continue
+		}
+		p.Insts = append(p.Insts, Inst{Timing: tab.ClassTiming(di.Class), Dst: di.Dst, Src: di.Src, NoWait: di.NoWait, Issues: 1,
+			Line: di.Line, Loc: di.Loc, Text: di.Text})
+	}
+	return p
 }
 
 // MemClass is where a memory instruction's request was served.

@@ -1,0 +1,27 @@
+package render
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/kernelscope/kernelscope/gpu/report"
+)
+
+// TestSummaryShowsKernelCycles: the one-line text and HTML summaries give the
+// kernel-only cycles and the launch overhead beside the whole-launch cycles.
+func TestSummaryShowsKernelCycles(t *testing.T) {
+	rep := &report.Report{Simulated: true, Kernel: "k", Arch: "sm_90", Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1},
+		Stats:  report.Stats{Cycles: 6100},
+		Timing: &report.Timing{Cycles: 6100, KernelCycles: 3600, LaunchCycles: 2500}}
+	want := "~" + group(6100) + " cycles (kernel " + group(3600) + " + launch " + group(2500) + ")"
+	if s := summaryLine(rep); !strings.Contains(s, want) {
+		t.Errorf("text summary %q lacks %q", s, want)
+	}
+	if s := summaryHTML(rep); !strings.Contains(s, want) {
+		t.Errorf("HTML summary %q lacks %q", s, want)
+	}
+	rep.Timing = nil // %timing off: no split to show
+	if s := summaryLine(rep); strings.Contains(s, "kernel ") {
+		t.Errorf("text summary without timing %q shows a kernel split", s)
+	}
+}
