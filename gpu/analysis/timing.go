@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/kernelscope/kernelscope/gpu/arch"
 	"github.com/kernelscope/kernelscope/gpu/isa"
 	"github.com/kernelscope/kernelscope/gpu/latency"
 	"github.com/kernelscope/kernelscope/gpu/mem"
@@ -28,6 +29,10 @@ type timingRun struct {
 	dropped   int64            // issues outside the kernel (device functions): not timed
 	err       error
 	external  bool
+	// accs holds the running block's global/local/shared accesses when the
+	// model times them itself (timeCaches); Event.Acc names them.
+	accs  []mem.Access
+	timed bool
 }
 
 // newTimingRun decodes the kernel once (the simulator reuses the decoded
@@ -54,12 +59,25 @@ func newTimingRun(ctx context.Context, archName string, mod *ptx.Module, k *ptx.
 	return t, nil
 }
 
+// timeCaches makes the model time global and local accesses through the
+// time-aware caches and atomics through the atomic units (Request.TimedCaches).
+func (t *timingRun) timeCaches(spec *arch.Spec, carveout int) {
+	t.timed = true
+	t.model.SetMemory(mem.NewTimedHierarchy(spec, spec.SMs, mem.TimedOptions{Options: mem.Options{Carveout: carveout},
+		L1Latency: int64(t.prog.Table.Mem.L1Hit), L2Latency: int64(t.prog.Table.Mem.L2Hit), DRAMLatency: int64(t.prog.Table.Mem.DRAM)}),
+		mem.NewAtomicUnits(spec.SMs, mem.DefaultAtomicCosts))
+}
+
 // memory records the outcome of one access of the running block.
 func (t *timingRun) memory(a *mem.Access, o mem.Outcome) {
 	if a.Warp < 0 || a.Warp >= len(t.queues) {
 		return
 	}
 	e := timing.Event{}
+	if t.timed && (a.Space == mem.Global || a.Space == mem.Local || (a.Space == mem.Shared && a.Kind >= mem.Atomic)) {
+		t.accs = append(t.accs, *a)
+		e.Acc = int32(len(t.accs))
+	}
 	switch a.Space {
 	case mem.Shared:
 		// o comes from Counter.Record, which counted the wavefronts already.
@@ -107,12 +125,18 @@ func (t *timingRun) block(_ int, warps [][]sim.Issue) {
 				t.dropped++
 				continue
 			}
-			s = append(s, timing.Event{PC: is.PC, Active: is.Active, Mem: first.Mem, Sectors: first.Sectors, DRAMSectors: first.DRAMSectors})
+			s = append(s, timing.Event{PC: is.PC, Active: is.Active, Mem: first.Mem, Sectors: first.Sectors, DRAMSectors: first.DRAMSectors, Acc: first.Acc})
 		}
 		streams[w] = s
 	}
 	for i := range t.queues {
 		t.queues[i] = t.queues[i][:0]
+	}
+	if t.timed {
+		// the model keeps the block's accesses until it retires: hand over this slice
+		t.err = t.model.AddBlockAccesses(t.ctx, streams, t.accs)
+		t.accs = nil
+		return
 	}
 	t.err = t.model.AddBlock(t.ctx, streams)
 }
