@@ -2,9 +2,11 @@ package analysis
 
 import (
 	"context"
+	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/kernelscope/kernelscope/gpu/launch"
@@ -43,5 +45,55 @@ func TestContentionTimed(t *testing.T) {
 		h200, on, 100*e, off, 100*float64(off-h200)/h200)
 	if math.Abs(e) > 0.25 {
 		t.Errorf("v_atom11: model %d cycles, H200 %d (%+.0f%%)", on, h200, 100*e)
+	}
+}
+
+// TestTimedCachesGolden reports, for the golden launches, the modelled cycles
+// with and without the time-aware caches and atomic units beside the H200's
+// (kernel only: cycles minus the measured launch overhead), and the cache hit
+// rates the timed caches give. A report, like TestTimingAgainstNsight; it fails
+// only if a launch fails or the timed model loses a planted order.
+func TestTimedCachesGolden(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(golden.Dir(), "ncu_sm90.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ncu map[string]map[string]string
+	if err := json.Unmarshal(b, &ncu); err != nil {
+		t.Fatal(err)
+	}
+	var sumOff, sumOn float64
+	n := 0
+	by := map[string]int64{}
+	for _, c := range loadCases(t) {
+		base := strings.TrimSuffix(filepath.Base(c.Source), ".cu")
+		src := readGolden(t, "ptx/"+base+".sm_90.ptx")
+		cyc := [2]int64{}
+		var launchCycles int64
+		for i, timed := range []bool{false, true} {
+			rep, err := Run(context.Background(), Request{Source: []byte(src), SourceFile: base + ".ptx", IsPTX: true, Arch: "sm_90",
+				Launch: launchOf(c), Grid: c.Grid, Block: c.Block, BaseDir: golden.Dir(), Timing: true, TimedCaches: timed, Trace: launch.Trace{Steps: -1}})
+			if err != nil || rep.Timing == nil {
+				t.Fatalf("%s: %v", c.Name, err)
+			}
+			cyc[i], launchCycles = rep.Timing.Cycles, rep.Timing.LaunchCycles
+		}
+		m, err := ncuNumber(ncu[c.Name]["sm__cycles_elapsed.max"])
+		if err != nil {
+			t.Fatal(err)
+		}
+		mk := float64(m - launchCycles)
+		eOff, eOn := 100*(float64(cyc[0]-launchCycles)-mk)/mk, 100*(float64(cyc[1]-launchCycles)-mk)/mk
+		t.Logf("%-22s H200 %6d  model %6d (kernel %+6.1f%%)  timed caches %6d (kernel %+6.1f%%)", c.Name, m, cyc[0], eOff, cyc[1], eOn)
+		sumOff += math.Abs(eOff)
+		sumOn += math.Abs(eOn)
+		n++
+		by[c.Name] = cyc[1]
+	}
+	t.Logf("kernel-only mean |error| over %d golden launches: %.1f%% without, %.1f%% with the timed caches", n, sumOff/float64(n), sumOn/float64(n))
+	for _, pair := range [][2]string{{"transpose_naive", "transpose_padded"}, {"reduce_interleaved", "reduce_sequential"}, {"strided_copy_stride32", "strided_copy_stride1"}} {
+		if by[pair[0]] <= by[pair[1]] {
+			t.Errorf("with the timed caches the model no longer takes longer for %s (%d) than %s (%d)", pair[0], by[pair[0]], pair[1], by[pair[1]])
+		}
 	}
 }

@@ -31,8 +31,9 @@ type timingRun struct {
 	external  bool
 	// accs holds the running block's global/local/shared accesses when the
 	// model times them itself (timeCaches); Event.Acc names them.
-	accs  []mem.Access
-	timed bool
+	accs   []mem.Access
+	timed  bool
+	caches *mem.TimedHierarchy
 }
 
 // newTimingRun decodes the kernel once (the simulator reuses the decoded
@@ -63,9 +64,9 @@ func newTimingRun(ctx context.Context, archName string, mod *ptx.Module, k *ptx.
 // time-aware caches and atomics through the atomic units (Request.TimedCaches).
 func (t *timingRun) timeCaches(spec *arch.Spec, carveout int) {
 	t.timed = true
-	t.model.SetMemory(mem.NewTimedHierarchy(spec, spec.SMs, mem.TimedOptions{Options: mem.Options{Carveout: carveout},
-		L1Latency: int64(t.prog.Table.Mem.L1Hit), L2Latency: int64(t.prog.Table.Mem.L2Hit), DRAMLatency: int64(t.prog.Table.Mem.DRAM)}),
-		mem.NewAtomicUnits(spec.SMs, mem.DefaultAtomicCosts))
+	t.caches = mem.NewTimedHierarchy(spec, spec.SMs, mem.TimedOptions{Options: mem.Options{Carveout: carveout},
+		L1Latency: int64(t.prog.Table.Mem.L1Hit), L2Latency: int64(t.prog.Table.Mem.L2Hit), DRAMLatency: int64(t.prog.Table.Mem.DRAM)})
+	t.model.SetMemory(t.caches, mem.NewAtomicUnits(spec.SMs, mem.DefaultAtomicCosts))
 }
 
 // memory records the outcome of one access of the running block.
@@ -149,6 +150,13 @@ func (t *timingRun) finish(rep *report.Report) error {
 	res, err := t.model.Finish(t.ctx)
 	if err != nil {
 		return err
+	}
+	if t.caches != nil {
+		o := t.caches.Totals()
+		rep.Notes = append(rep.Notes, fmt.Sprintf("timed caches (in issue order): L1 hit rate %.1f%%, L2 hit rate %.1f%%; "+
+			"%d L1 hits waited for a fill in flight, %d L2 lookups found their sector in flight (hits when another request fetches it, misses when a fetch brought it along, as Nsight Compute counts them); "+
+			"%d cycles waited for MSHRs or L2 pending slots",
+			100*t.caches.L1HitRate(), 100*t.caches.L2HitRate(), o.L1InFlight, o.L2InFlight, o.Wait))
 	}
 	blocks := rep.Grid[0] * rep.Grid[1] * rep.Grid[2]
 	overhead := timing.LaunchOverhead(blocks, rep.Block[0]*rep.Block[1]*rep.Block[2])

@@ -186,9 +186,10 @@ type Options struct {
 	// L2FetchBytes is the DRAM fetch granularity of an L2 miss: 32, 64 or 128
 	// (0: the architecture's arch.Spec.L2FetchBytes, else 32).
 	L2FetchBytes int
-	// L2InFlight is how many L2 sector lookups a sector fetched from DRAM stays
-	// in flight: a lookup of it before then counts as a miss, as Nsight Compute
-	// counts a request that finds its sector pending (0: DefaultL2InFlight; < 0: none).
+	// L2InFlight is how many L2 sector lookups a neighbour sector that an L2
+	// miss fetched along with the requested ones stays in flight: a lookup of it
+	// before then counts as a miss, as Nsight Compute counts it (0:
+	// DefaultL2InFlight; < 0: none). Requested sectors are hits at once.
 	L2InFlight int
 }
 
@@ -493,8 +494,12 @@ func (h *Hierarchy) l2Read(o *Outcome, line uint64, mask uint8, evictFirst bool)
 	fetch &^= h.l2.lookup(line, fetch)
 	o.DRAMReads += popcount(fetch)
 	o.DRAMWrites += h.l2.fill(line, mask|fetch, false, evictFirst)
-	if fetch != 0 {
-		h.l2.setReady(line, fetch, now+h.inFlight)
+	// Only the neighbours a fetch brought along stay in flight: a request for a
+	// sector another request is already fetching is an L2 hit on the H200 (8
+	// warps loading one line at once: 4 misses, 4 hits), one for a neighbour
+	// sector before the fetch returns a miss (offset_copy, histogram256).
+	if extra := fetch &^ mask; extra != 0 {
+		h.l2.setReady(line, extra, now+h.inFlight)
 	}
 }
 

@@ -30,7 +30,7 @@ const (
 type TimedOutcome struct {
 	Outcome
 	L1InFlight int   // L1 hits on sectors whose fill had not returned (counted in L1Hits, as ncu does)
-	L2InFlight int   // L2 lookups of sectors still in flight (counted in L2Misses, as ncu does)
+	L2InFlight int   // L2 lookups of sectors still in flight: hits when requested by another miss, misses when a fetch brought them along (as ncu counts)
 	Wait       int64 // cycles the access waited for a free MSHR or L2 pending slot
 }
 
@@ -38,6 +38,7 @@ type TimedOutcome struct {
 type timedCache struct {
 	c     *cache
 	ready []int64 // per way and sector
+	along []uint8 // per way: sectors a fetch brought along unrequested
 }
 
 func newTimedCache(bytes, ways int) *timedCache {
@@ -45,7 +46,23 @@ func newTimedCache(bytes, ways int) *timedCache {
 	if c == nil {
 		return nil
 	}
-	return &timedCache{c: c, ready: make([]int64, len(c.tags)*sectorsPerLine)}
+	return &timedCache{c: c, ready: make([]int64, len(c.tags)*sectorsPerLine), along: make([]uint8, len(c.tags))}
+}
+
+// inFlightAlong returns which of the present sectors in mask of line were
+// brought along by a fetch for other sectors and are still in flight at cycle t.
+func (tc *timedCache) inFlightAlong(line uint64, mask uint8, t int64) (p uint8) {
+	w, _ := tc.c.find(line)
+	if w < 0 {
+		return 0
+	}
+	m := mask & tc.c.valid[w] & tc.along[w]
+	for s := 0; s < sectorsPerLine; s++ {
+		if m&(1<<s) != 0 && tc.ready[w*sectorsPerLine+s] > t {
+			p |= 1 << s
+		}
+	}
+	return p
 }
 
 // probe returns, for the sectors in mask of line, which are present and the
@@ -69,6 +86,9 @@ func (t *timedCache) probe(line uint64, mask uint8) (present uint8, way int, at 
 func (t *timedCache) install(line uint64, mask uint8, at int64, write, evictFirst bool) int {
 	ev := t.c.fill(line, mask, write, evictFirst)
 	w, _ := t.c.find(line)
+	if t.along != nil {
+		t.along[w] &^= mask
+	}
 	for s := 0; s < sectorsPerLine; s++ {
 		if mask&(1<<s) != 0 {
 			t.ready[w*sectorsPerLine+s] = at
@@ -142,7 +162,7 @@ func NewTimedHierarchy(spec *arch.Spec, numSMs int, opts TimedOptions) *TimedHie
 		l1Size: base.l1Size, l1Ways: base.l1Ways, fetchSectors: base.fetchSectors,
 		l1Lat: opts.L1Latency, l2Lat: opts.L2Latency, drLat: opts.DRAMLatency, mshrs: opts.L1MSHRs}
 	if base.l2 != nil {
-		h.l2 = &timedCache{c: base.l2, ready: make([]int64, len(base.l2.tags)*sectorsPerLine)}
+		h.l2 = &timedCache{c: base.l2, ready: make([]int64, len(base.l2.tags)*sectorsPerLine), along: make([]uint8, len(base.l2.tags))}
 	}
 	if h.l1Lat <= 0 {
 		h.l1Lat = 42
@@ -175,8 +195,8 @@ func (h *TimedHierarchy) l1For(sm int) (*timedCache, *slots) {
 }
 
 // Access runs one warp access issued at cycle now through the caches and
-// returns the cycle its data is there (loads, atomics) or it has left the SM
-// (stores, reductions), and what happened.
+// returns the cycle its data is there (loads, atomics) or L2 has it (stores),
+// and what happened.
 func (h *TimedHierarchy) Access(a *Access, now int64) (ready int64, o TimedOutcome) {
 	if a == nil || a.Mask == 0 || (a.Space != Global && a.Space != Local) {
 		return now, o
@@ -253,7 +273,7 @@ func (h *TimedHierarchy) line(o *TimedOutcome, l1 *timedCache, mshr *slots, a *A
 		if a.Cache == WT {
 			o.DRAMWrites += n
 		}
-		return now + h.l1Lat
+		return now + h.l2Lat // write-through: done when L2 has it
 	default: // Atomic, Reduction: at L2; the L1 copy is dropped
 		if l1 != nil {
 			l1.c.invalidate(line, mask)
@@ -280,14 +300,17 @@ func (h *TimedHierarchy) l2Read(o *TimedOutcome, line uint64, mask uint8, now in
 	done := now + h.l2Lat
 	if present != 0 {
 		// ready stamps hold the cycle a requester issuing at the fill's own issue
-		// time would see the data; a later requester sees it no earlier than its own L2 latency.
+		// time would see the data; a later requester sees it no earlier than its
+		// own L2 latency. A sector another request is fetching is a hit that
+		// waits (as the H200 counts it); a neighbour the fetch brings along
+		// unrequested is a miss until it is there (offset_copy, histogram256).
 		hitAt := now + h.l2Lat
 		if at > hitAt {
 			o.L2InFlight += popcount(present)
-			o.L2Misses += popcount(present)
-		} else {
-			o.L2Hits += popcount(present)
 		}
+		along := h.l2.inFlightAlong(line, present, hitAt)
+		o.L2Misses += popcount(along)
+		o.L2Hits += popcount(present &^ along)
 		done = max(hitAt, at)
 		h.l2.c.touchLine(line, evictFirst)
 	}
@@ -305,6 +328,9 @@ func (h *TimedHierarchy) l2Read(o *TimedOutcome, line uint64, mask uint8, now in
 	fill := start + h.drLat
 	h.l2p.finish(fill)
 	o.DRAMWrites += h.l2.install(line, fetch, fill, false, evictFirst)
+	if w, _ := h.l2.c.find(line); w >= 0 {
+		h.l2.along[w] |= fetch &^ miss
+	}
 	return max(done, fill)
 }
 

@@ -61,6 +61,15 @@ func TestTimedL2Neighbour(t *testing.T) {
 	if r, o := h.Access(&s1, 2000); r != 2370 || o.L2Hits != 1 {
 		t.Errorf("sector 1 later: ready %d, %+v", r, o)
 	}
+	// A request for a sector another request is fetching is a hit that waits.
+	s2 := *s0
+	for l := range s2.Addr {
+		s2.Addr[l] += 8 * SectorBytes // line 2, sector 0
+	}
+	h.Access(&s2, 3000)
+	if r, o := h.Access(&s2, 3100); r != 3700 || o.L2Hits != 1 || o.L2InFlight != 1 || o.DRAMReads != 0 {
+		t.Errorf("requested sector in flight: ready %d, %+v", r, o)
+	}
 }
 
 // TestTimedMSHRs: with two L1 MSHRs the third outstanding line miss waits

@@ -713,6 +713,9 @@ func (m *Model) global(s *sm, w *warp, e Event, t latency.Timing) int64 {
 		case atomic && m.cfg.Atomics != nil:
 			r, _ := m.cfg.Atomics.Global(a, mem.AtomicInt, false, float64(m.now))
 			timed = int64(math.Ceil(r))
+			if m.cfg.Caches != nil {
+				m.cfg.Caches.Access(a, m.now) // the caches' state and counts; the time is the atomic units'
+			}
 		case !atomic && m.cfg.Caches != nil:
 			r, o := m.cfg.Caches.Access(a, m.now)
 			timed = r
