@@ -285,6 +285,9 @@ var l2Known = map[string]struct {
 		"a few cycles later; on the H200 14.5% of those reads find the fill already returned (lts read hits " +
 		"75,950 of 524,288, testdata/measured/caches/scale_ncu.csv), which depends on timing; in issue order the " +
 		"partner is always still in flight"},
-	"matmul_tiled_256": {10, false, "all 256 blocks are resident at once, so the 16 blocks sharing an A or B tile " +
-		"ask for it while its first fill is in flight (misses on the H200); in block order every later block hits"},
+	"matmul_tiled_256": {10, false, "the H200 misses 23,530 read sectors where only 16,384 are compulsory (its DRAM " +
+		"reads are the compulsory 0.53 MB): 7,146 misses read nothing from DRAM. Not explained by fills in flight (a " +
+		"request for a sector being fetched is a hit on the H200). A lead, not modelled: the two L2 partitions, where a " +
+		"line read from SMs of both partitions misses once in each (the stream probes fit this: re-reads hit up to " +
+		"~40 MB of the 60 MB L2)"},
 }
