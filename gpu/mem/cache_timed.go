@@ -97,40 +97,62 @@ func (t *timedCache) install(line uint64, mask uint8, at int64, write, evictFirs
 	return ev
 }
 
-// slots is a bounded set of outstanding completions (MSHRs, pending fills).
+// slots is a bounded set of outstanding completions (MSHRs, pending fills),
+// kept as a min-heap of completion cycles.
 type slots struct {
 	done []int64
 	max  int
 }
 
 // acquire returns the cycle at or after now when a slot is free and takes it
-// until the caller calls finish; finished entries are dropped.
+// until the caller calls finish; completed entries are dropped.
 func (s *slots) acquire(now int64) int64 {
-	k := 0
-	for _, d := range s.done {
-		if d > now {
-			s.done[k] = d
-			k++
-		}
+	for len(s.done) > 0 && s.done[0] <= now {
+		s.pop()
 	}
-	s.done = s.done[:k]
 	if len(s.done) < s.max {
 		return now
 	}
-	e := 0
-	for i, d := range s.done {
-		if d < s.done[e] {
-			e = i
-		}
-	}
-	start := s.done[e]
-	s.done[e] = s.done[len(s.done)-1]
-	s.done = s.done[:len(s.done)-1]
-	return start
+	return s.pop()
 }
 
 // finish records that the slot taken is busy until done.
-func (s *slots) finish(done int64) { s.done = append(s.done, done) }
+func (s *slots) finish(done int64) {
+	s.done = append(s.done, done)
+	for i := len(s.done) - 1; i > 0; {
+		p := (i - 1) / 2
+		if s.done[p] <= s.done[i] {
+			break
+		}
+		s.done[p], s.done[i] = s.done[i], s.done[p]
+		i = p
+	}
+}
+
+// pop removes and returns the earliest completion.
+func (s *slots) pop() int64 {
+	d := s.done
+	top := d[0]
+	n := len(d) - 1
+	d[0] = d[n]
+	d = d[:n]
+	for i := 0; ; {
+		l, r, m := 2*i+1, 2*i+2, i
+		if l < n && d[l] < d[m] {
+			m = l
+		}
+		if r < n && d[r] < d[m] {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		d[i], d[m] = d[m], d[i]
+		i = m
+	}
+	s.done = d
+	return top
+}
 
 // TimedHierarchy is the L1/L2 hierarchy in time: a sector's fill completes
 // after its latency, a lookup of a sector in flight waits for that fill, and

@@ -121,3 +121,37 @@ func TestTimedPolicy(t *testing.T) {
 		t.Errorf("totals %+v", tot)
 	}
 }
+
+// TestSlotsHeap: slots hand out the earliest completions first.
+func TestSlotsHeap(t *testing.T) {
+	s := slots{max: 3}
+	for _, d := range []int64{50, 10, 30} {
+		if got := s.acquire(0); got != 0 {
+			t.Fatalf("free slot at %d", got)
+		}
+		s.finish(d)
+	}
+	if got := s.acquire(0); got != 10 {
+		t.Errorf("full: got %d, want the earliest completion 10", got)
+	}
+	s.finish(70)
+	if got := s.acquire(40); got != 40 || len(s.done) != 2 {
+		t.Errorf("after 10 and 30 completed: got %d with %d outstanding", got, len(s.done))
+	}
+}
+
+// BenchmarkTimedHierarchyStream times coalesced warp loads streaming through
+// the time-aware caches of a 132-SM H200-sized hierarchy (one op = one warp access).
+func BenchmarkTimedHierarchyStream(b *testing.B) {
+	h := NewTimedHierarchy(nil, 132, TimedOptions{Options: Options{L1Bytes: 224 << 10, L2Bytes: 60 << 20, L2FetchBytes: 64}})
+	a := line0(Load, Default)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		a.SM = i % 132
+		base := 0x10000 + uint64(i)*LineBytes
+		for l := range a.Addr {
+			a.Addr[l] = base + 4*uint64(l)
+		}
+		h.Access(a, int64(i/4))
+	}
+}
