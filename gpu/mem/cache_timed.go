@@ -158,7 +158,8 @@ func (s *slots) pop() int64 {
 // after its latency, a lookup of a sector in flight waits for that fill, and
 // misses are bounded by L1 MSHRs and L2 pending fills. It follows the same
 // policy as Hierarchy (sector fills, 64-byte DRAM fetches on the H200, .cg
-// .cv .lu bypass L1, stores write through and allocate, atomics at L2).
+// .cv .lu bypass L1, stores write through and allocate the sectors they write
+// whole, atomics at L2).
 // Accesses should be presented in nondecreasing cycle order per SM (the
 // timing model's issue order); it is not safe for concurrent use.
 type TimedHierarchy struct {
@@ -174,6 +175,7 @@ type TimedHierarchy struct {
 	l1Lookups           int
 	l2Lookups           int
 	buf                 sectorBuf
+	cov                 [len(sectorBuf{})]uint32 // bytes written per sector of a store
 }
 
 // NewTimedHierarchy sizes the caches as NewHierarchy does.
@@ -230,16 +232,22 @@ func (h *TimedHierarchy) Access(a *Access, now int64) (ready int64, o TimedOutco
 		src = &la
 	}
 	secs := collectSectors(src, &h.buf)
+	if a.Kind == Store {
+		storeCoverage(src, secs, h.cov[:len(secs)])
+	}
 	o.Sectors = len(secs)
 	l1, mshr := h.l1For(a.SM)
 	ready = now
 	for i := 0; i < len(secs); {
 		line := secs[i] / sectorsPerLine
-		var mask uint8
+		var mask, full uint8
 		for ; i < len(secs) && secs[i]/sectorsPerLine == line; i++ {
 			mask |= 1 << (secs[i] % sectorsPerLine)
+			if a.Kind == Store && h.cov[i] == ^uint32(0) {
+				full |= 1 << (secs[i] % sectorsPerLine)
+			}
 		}
-		ready = max(ready, h.line(&o, l1, mshr, a, line, mask, now))
+		ready = max(ready, h.line(&o, l1, mshr, a, line, mask, full, now))
 	}
 	h.total.Outcome.add(o.Outcome)
 	h.total.L1InFlight += o.L1InFlight
@@ -249,7 +257,7 @@ func (h *TimedHierarchy) Access(a *Access, now int64) (ready int64, o TimedOutco
 }
 
 // line serves the sectors in mask of one line; it returns when they are done.
-func (h *TimedHierarchy) line(o *TimedOutcome, l1 *timedCache, mshr *slots, a *Access, line uint64, mask uint8, now int64) int64 {
+func (h *TimedHierarchy) line(o *TimedOutcome, l1 *timedCache, mshr *slots, a *Access, line uint64, mask, full uint8, now int64) int64 {
 	n := popcount(mask)
 	switch a.Kind {
 	case Load:
@@ -285,7 +293,11 @@ func (h *TimedHierarchy) line(o *TimedOutcome, l1 *timedCache, mshr *slots, a *A
 			present, _, _ := l1.probe(line, mask)
 			o.L1Hits += popcount(present)
 			o.L1Misses += n - popcount(present)
-			l1.install(line, mask, now+h.l1Lat, false, a.Cache == CS)
+			if full != 0 { // whole-sector stores allocate (as Hierarchy)
+				l1.install(line, full, now+h.l1Lat, false, a.Cache == CS)
+			} else {
+				l1.c.touchLine(line, false)
+			}
 		}
 		h.l2Lookups += n
 		o.L2Hits += n

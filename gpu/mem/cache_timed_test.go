@@ -155,3 +155,28 @@ func BenchmarkTimedHierarchyStream(b *testing.B) {
 		h.Access(a, int64(i/4))
 	}
 }
+
+// TestPartialStores: a store that writes part of a sector allocates nothing in
+// L1 (both models); one that writes whole sectors does.
+func TestPartialStores(t *testing.T) {
+	part := line0(Store, Default)
+	part.Mask = 1 // 4 bytes of sector 0
+	ld := line0(Load, Default)
+	ld.Mask = 1
+	h := NewHierarchy(nil, 1, Options{L1Bytes: 64 * LineBytes, L2Bytes: 1024 * LineBytes})
+	h.Access(part)
+	if o := h.Access(ld); o.L1Hits != 0 || o.L1Misses != 1 {
+		t.Errorf("Hierarchy: load after a partial store: %+v", o)
+	}
+	th := timed(t, TimedOptions{})
+	th.Access(part, 0)
+	if _, o := th.Access(ld, 1000); o.L1Hits != 0 || o.L1Misses != 1 {
+		t.Errorf("TimedHierarchy: load after a partial store: %+v", o)
+	}
+	full := line0(Store, Default)
+	full.Mask = 0xff // lanes 0-7: sector 0 whole
+	th.Access(full, 2000)
+	if _, o := th.Access(ld, 3000); o.L1Hits != 1 {
+		t.Errorf("TimedHierarchy: load after a whole-sector store: %+v", o)
+	}
+}

@@ -311,8 +311,8 @@ func TestCounter(t *testing.T) {
 	}
 	// Loads: 8 sectors cold; the reduction to 0x4000 drops that sector from L1,
 	// so the second pass hits 7 of 8 in L1 (the 8th hits L2). Stores look up
-	// 4 sectors twice: the first pass allocates them (write-allocate, as the
-	// H200 does), the second hits: (7+4)/(16+8).
+	// 4 sectors twice: the first pass allocates them (whole-sector stores
+	// allocate, as on the H200), the second hits: (7+4)/(16+8).
 	if tot.L1HitRate != 11.0/24 {
 		t.Errorf("l1 hit rate %v", tot.L1HitRate)
 	}
