@@ -107,3 +107,84 @@ func TestLoopLoadLatencyPerIteration(t *testing.T) {
 		}
 	}
 }
+
+// chaseFuncPTX is chasePTX's rolled loop inside a device function the kernel calls.
+const chaseFuncPTX = `.version 8.0
+.target sm_90
+.address_size 64
+
+.func (.param .b32 r) walk(.param .b64 base, .param .b32 n)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<8>;
+	ld.param.u64 %rd2, [base];
+	ld.param.u32 %r1, [n];
+	mov.u32 %r2, 0;
+	mov.u32 %r3, 0;
+$L_loop:
+	mul.wide.u32 %rd3, %r2, 4;
+	add.s64 %rd4, %rd2, %rd3;
+	ld.global.u32 %r2, [%rd4];
+	add.s32 %r3, %r3, 1;
+	setp.lt.u32 %p1, %r3, %r1;
+	@%p1 bra $L_loop;
+	st.param.b32 [r], %r2;
+	ret;
+}
+
+.visible .entry chase(.param .u64 chase_param_0, .param .u32 chase_param_1, .param .u64 chase_param_2)
+{
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<8>;
+	ld.param.u64 %rd1, [chase_param_0];
+	ld.param.u32 %r1, [chase_param_1];
+	ld.param.u64 %rd5, [chase_param_2];
+	cvta.to.global.u64 %rd2, %rd1;
+	{
+	.param .b64 a0;
+	.param .b32 a1;
+	.param .b32 r0;
+	st.param.b64 [a0], %rd2;
+	st.param.b32 [a1], %r1;
+	call.uni (r0), walk, (a0, a1);
+	ld.param.b32 %r2, [r0];
+	}
+	cvta.to.global.u64 %rd6, %rd5;
+	st.global.u32 [%rd6], %r2;
+	ret;
+}
+`
+
+// TestDeviceFunctionsTimed: with one decoded program the model times the
+// instructions of device functions too (PCs are the simulator's): every
+// issued warp-instruction is timed, and a dependent-load loop in a device
+// function costs per load what the same loop costs in the kernel.
+func TestDeviceFunctionsTimed(t *testing.T) {
+	run := func(loads int) (int64, int64, int64, []string) {
+		l := &launch.Launch{Kernel: "chase", Args: []launch.Arg{
+			{Init: &launch.Init{Func: "zeros", N: 64, Type: "u32"}},
+			{Scalar: fmt.Sprint(loads)},
+			{Init: &launch.Init{Func: "zeros", N: 1, Type: "u32"}},
+		}}
+		rep, err := Run(context.Background(), Request{Source: []byte(chaseFuncPTX), SourceFile: "chase.ptx", IsPTX: true, Arch: "sm_90",
+			Launch: l, Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1}, Timing: true, Trace: launch.Trace{Steps: -1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep.Timing.KernelCycles, rep.Timing.Issued, rep.Stats.WarpInstructions, rep.Notes
+	}
+	c256, issued, warpInsts, notes := run(256)
+	c512, _, _, _ := run(512)
+	if issued != warpInsts {
+		t.Errorf("the model issued %d warp-instructions, the simulator executed %d (notes %v)", issued, warpInsts, notes)
+	}
+	per := float64(c512-c256) / 256
+	k256, _ := chaseCycles(t, 1, "", 256)
+	k512, _ := chaseCycles(t, 1, "", 512)
+	inKernel := float64(k512-k256) / 256
+	if math.Abs(per-inKernel) > 0.02*inKernel {
+		t.Errorf("%.2f cycles per dependent load in a device function, %.2f in the kernel", per, inKernel)
+	}
+	t.Logf("per dependent load: %.2f cycles in a device function, %.2f in the kernel", per, inKernel)
+}

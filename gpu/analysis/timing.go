@@ -20,15 +20,15 @@ const timelineWarps = 16
 // timingRun feeds the simulator's per-block issue log, joined with each
 // access's cache outcome, to the cycle-level model while the launch runs.
 type timingRun struct {
-	ctx       context.Context
-	decoded   *isa.Program // the kernel and its device functions, decoded once for the simulator and the model
-	prog      *timing.Program
-	model     *timing.Model
-	kernelPCs int              // the kernel's own instructions: PCs below this are timed
-	queues    [][]timing.Event // per warp of the running block: its accesses' outcomes in order (Mem, Sectors, DRAMSectors)
-	dropped   int64            // issues outside the kernel (device functions): not timed
-	err       error
-	external  bool
+	ctx      context.Context
+	decoded  *isa.Program // the kernel and its device functions, decoded once for the simulator and the model
+	prog     *timing.Program
+	model    *timing.Model
+	npcs     int              // the decoded program's PCs (kernel and device functions): all are timed
+	queues   [][]timing.Event // per warp of the running block: its accesses' outcomes in order (Mem, Sectors, DRAMSectors)
+	dropped  int64            // issues with a PC outside the program (none expected): not timed
+	err      error
+	external bool
 	// accs holds the running block's global/local/shared accesses when the
 	// model times them itself (timeCaches); Event.Acc names them.
 	accs   []mem.Access
@@ -56,7 +56,7 @@ func newTimingRun(ctx context.Context, archName string, mod *ptx.Module, k *ptx.
 		return nil, err
 	}
 	t := &timingRun{ctx: ctx, decoded: dec, prog: prog, model: m, queues: make([][]timing.Event, warpsPerBlock)}
-	t.kernelPCs = len(k.Insts)
+	t.npcs = len(prog.Insts)
 	return t, nil
 }
 
@@ -122,7 +122,7 @@ func (t *timingRun) block(_ int, warps [][]sim.Issue) {
 				first = q[0]
 			}
 			q = q[n:]
-			if int(is.PC) >= t.kernelPCs || is.PC < 0 {
+			if int(is.PC) >= t.npcs || is.PC < 0 {
 				t.dropped++
 				continue
 			}
@@ -183,7 +183,7 @@ func (t *timingRun) finish(rep *report.Report) error {
 		tm.Timelines = append(tm.Timelines, tl)
 	}
 	if t.dropped > 0 {
-		rep.Notes = append(rep.Notes, fmt.Sprintf("timing: %d warp-instructions in device functions were not timed (only the kernel's own instructions are)", t.dropped))
+		rep.Notes = append(rep.Notes, fmt.Sprintf("timing: %d warp-instructions had a PC outside the decoded program and were not timed (an internal inconsistency: please report it)", t.dropped))
 	}
 	// Stall cycles per PTX line for the Source view.
 	byLine := map[int]int{}

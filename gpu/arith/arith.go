@@ -376,7 +376,22 @@ func Decode(in *ptx.Inst) (*Op, error) {
 	if in == nil {
 		return nil, errors.New("arith: nil instruction")
 	}
-	o, err := decode(in)
+	return decodeWith(in, newMods(in))
+}
+
+// DecodeParsed is Decode with the modifiers already parsed (gpu/isa's
+// decoded form): types are the type modifiers and words every other
+// modifier, each in source order, as in in.Mods.
+func DecodeParsed(in *ptx.Inst, types []ptx.Type, words []string) (*Op, error) {
+	if in == nil {
+		return nil, errors.New("arith: nil instruction")
+	}
+	m := &mods{op: in.Op, types: types, words: words, used: make([]bool, len(words))}
+	return decodeWith(in, m)
+}
+
+func decodeWith(in *ptx.Inst, m *mods) (*Op, error) {
+	o, err := decode(in, m)
 	if err != nil {
 		return nil, err
 	}
@@ -398,11 +413,10 @@ var notArith = map[string]bool{
 	"discard": true, "applypriority": true, "createpolicy": true, "clusterlaunchcontrol": true, "tcgen05": true,
 }
 
-func decode(in *ptx.Inst) (*Op, error) {
+func decode(in *ptx.Inst, m *mods) (*Op, error) {
 	if notArith[in.Op] {
 		return nil, fmt.Errorf("%s: %w", in.Op, ErrNotArith)
 	}
-	m := newMods(in)
 	o := &Op{ndst: 1}
 	var err error
 	switch in.Op {

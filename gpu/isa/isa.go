@@ -23,8 +23,9 @@ type Mods struct {
 	Space ptx.Space   // the state space named (the last one, as for cp.async.ca.shared.global); SpaceNone: generic or none
 	Cache mem.CacheOp // cache operator (.ca .cg .cs .lu .cv .wb .wt) or .nc; Default when none
 	Vec   uint8       // vector width: 1, or 2, 4, 8 for .v2 .v4 .v8
-	Type  ptx.Type    // the last type modifier (the instruction type); Invalid-valued when none
-	Words []string    // the modifiers not parsed into the fields above, in source order ("sync", "down", "add")
+	Type  ptx.Type    // the last type modifier (the instruction type); ptx.TypeNone when none
+	Types []ptx.Type  // every type modifier, in source order (cvt.f32.s32: F32, S32)
+	Words []string    // every other modifier, in source order, the space, cache and vector ones included ("global", "add")
 }
 
 // Inst is one decoded instruction.
@@ -66,15 +67,18 @@ type Program struct {
 // NumRegs is the number of distinct registers the program names.
 func (p *Program) NumRegs() int { return len(p.RegNames) }
 
-// ParseMods parses modifiers (the last space, cache operator, vector width
-// and type win; anything else goes to Words).
+// ParseMods parses modifiers: the last space, cache operator, vector width
+// and type win; Types and Words keep every modifier in order (Words: all but
+// the types), as gpu/arith reads them.
 func ParseMods(mods []string) Mods {
 	m := Mods{Vec: 1}
 	for _, s := range mods {
 		if t, ok := ptx.TypeByName(s); ok {
 			m.Type = t
+			m.Types = append(m.Types, t)
 			continue
 		}
+		m.Words = append(m.Words, s)
 		switch s {
 		case "global":
 			m.Space = ptx.SpaceGlobal
@@ -110,8 +114,6 @@ func ParseMods(mods []string) Mods {
 			m.Vec = 4
 		case "v8":
 			m.Vec = 8
-		default:
-			m.Words = append(m.Words, s)
 		}
 	}
 	return m

@@ -1,6 +1,7 @@
 package isa
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/kernelscope/kernelscope/gpu/latency"
@@ -102,8 +103,11 @@ func TestDecode(t *testing.T) {
 	if hr1 == ld.Dst[0] || p.RegNames[hr1] != "helper:%r1" {
 		t.Errorf("helper's %%r1 is id %d (%s), the kernel's %d", hr1, p.RegNames[hr1], ld.Dst[0])
 	}
-	if w := p.Insts[p.Funcs[1].Base+1].Mods.Words; len(w) != 0 {
-		t.Errorf("add.s32 left words %v", w)
+	if m := p.Insts[p.Funcs[1].Base+1].Mods; len(m.Words) != 0 || len(m.Types) != 1 || m.Types[0] != ptx.S32 {
+		t.Errorf("add.s32 parsed as %+v", m)
+	}
+	if w := ld.Mods.Words; strings.Join(w, ".") != "global.cg.v2" {
+		t.Errorf("ld words %v", w)
 	}
 	if _, err := Decode(); err == nil {
 		t.Error("Decode of nothing did not fail")

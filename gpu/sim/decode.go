@@ -320,7 +320,13 @@ func (fd *fnDecoder) arithOp(in *ptx.Inst) (op, error) {
 			cp.Args[i] = ptx.Operand{Kind: ptx.OpReg, Name: hiddenNames[h], Not: a.Not}
 		}
 	}
-	ar, err := arith.Decode(&cp)
+	var ar *arith.Op
+	var err error
+	if fd.cur != nil && fd.cur.PTX == in {
+		ar, err = arith.DecodeParsed(&cp, fd.cur.Mods.Types, fd.cur.Mods.Words) // modifiers parsed once, in gpu/isa
+	} else {
+		ar, err = arith.Decode(&cp)
+	}
 	if err != nil {
 		if errors.Is(err, arith.ErrNotArith) {
 			return op{}, fmt.Errorf("instruction is not implemented by the simulator")

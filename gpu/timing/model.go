@@ -115,31 +115,34 @@ var (
 	ErrBadBlock = errors.New("timing: bad block")
 )
 
+// warp is one resident warp. The fields step and classify read for every
+// warp of a due sub-partition come first (one cache line).
 type warp struct {
+	wake    int64       // earliest cycle its state can change (for skipping)
+	done    bool        // its stream is exhausted
+	atBar   bool        // waiting at a block barrier
+	state   Reason      // current state, held since the cycle since
+	nst     Reason      // state decided by classify
+	ctrlWhy Reason      // reason while now < ctrl
+	ndep    latency.Dep // the kind of the latest producer nin waits for
+	statePC int32       // instruction the current state is charged to
+	npc     int32
+	ctrlPC  int32
+	ctrl    int64 // no issue before this cycle
+	nready  int64 // when the scoreboard lets nin issue: its registers' latest ready time
+	age     int64
+	since   int64
+	nin     *Inst // the instruction at pos (nil when the stream is exhausted)
+
 	stream   WarpStream
 	pos      int
 	blk      *block
-	idx      int // warp index within the block
-	age      int64
+	idx      int     // warp index within the block
 	ready    []int64 // per register: cycle the value is available
 	dep      []latency.Dep
-	ctrl     int64  // no issue before this cycle
-	ctrlWhy  Reason // reason while now < ctrl
-	ctrlPC   int32
-	atBar    bool
 	memDone  int64
-	done     bool
 	lastPC   int32
 	tl       *WarpTimeline
-	state    Reason // current state, held since the cycle since
-	statePC  int32  // instruction the current state is charged to
-	since    int64
-	nin      *Inst       // the instruction at pos (nil when the stream is exhausted)
-	nready   int64       // when the scoreboard lets nin issue: its registers' latest ready time
-	ndep     latency.Dep // the kind of that latest producer
-	nst      Reason      // state decided by classify
-	npc      int32
-	wake     int64 // earliest cycle its state can change (for skipping)
 	maxIntvl int
 }
 
