@@ -48,6 +48,9 @@ type Request struct {
 	// Program, when set, is a launch made by a host program (gpu/program):
 	// raw parameter bytes, device memory used in place, symbols carried over.
 	Program *ProgramLaunch
+	// TimedCaches (with Timing): the timing model consults the time-aware L1/L2
+	// and the atomic units of gpu/mem at issue time (docs/caches.md).
+	TimedCaches bool
 }
 
 // ProgramLaunch is the part of a launch that a host program supplies.

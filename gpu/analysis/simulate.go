@@ -167,7 +167,10 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 		if rep.Occupancy != nil {
 			bps = rep.Occupancy.ActiveBlocksPerSM
 		}
-		if tm, err = newTimingRun(ctx, req.Arch, mod, k, bps, (threadsPerBlock+31)/32); err != nil {
+		if tm, err = newTimingRun(ctx, req.Arch, mod, k, bps, (threadsPerBlock+31)/32); err == nil && req.TimedCaches {
+			tm.timeCaches(spec, memOpts.Carveout)
+		}
+		if err != nil {
 			rep.Notes = append(rep.Notes, "timing model not run: "+err.Error())
 			tm = nil
 		} else {

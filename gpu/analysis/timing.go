@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/kernelscope/kernelscope/gpu/arch"
 	"github.com/kernelscope/kernelscope/gpu/isa"
 	"github.com/kernelscope/kernelscope/gpu/latency"
 	"github.com/kernelscope/kernelscope/gpu/mem"
@@ -28,6 +29,11 @@ type timingRun struct {
 	dropped  int64            // issues with a PC outside the program (none expected): not timed
 	err      error
 	external bool
+	// accs holds the running block's global/local/shared accesses when the
+	// model times them itself (timeCaches); Event.Acc names them.
+	accs   []mem.Access
+	timed  bool
+	caches *mem.TimedHierarchy
 }
 
 // newTimingRun decodes the kernel once (the simulator reuses the decoded
@@ -54,12 +60,25 @@ func newTimingRun(ctx context.Context, archName string, mod *ptx.Module, k *ptx.
 	return t, nil
 }
 
+// timeCaches makes the model time global and local accesses through the
+// time-aware caches and atomics through the atomic units (Request.TimedCaches).
+func (t *timingRun) timeCaches(spec *arch.Spec, carveout int) {
+	t.timed = true
+	t.caches = mem.NewTimedHierarchy(spec, spec.SMs, mem.TimedOptions{Options: mem.Options{Carveout: carveout},
+		L1Latency: int64(t.prog.Table.Mem.L1Hit), L2Latency: int64(t.prog.Table.Mem.L2Hit), DRAMLatency: int64(t.prog.Table.Mem.DRAM)})
+	t.model.SetMemory(t.caches, mem.NewAtomicUnits(spec.SMs, mem.DefaultAtomicCosts))
+}
+
 // memory records the outcome of one access of the running block.
 func (t *timingRun) memory(a *mem.Access, o mem.Outcome) {
 	if a.Warp < 0 || a.Warp >= len(t.queues) {
 		return
 	}
 	e := timing.Event{}
+	if t.timed && (a.Space == mem.Global || a.Space == mem.Local || (a.Space == mem.Shared && a.Kind >= mem.Atomic)) {
+		t.accs = append(t.accs, *a)
+		e.Acc = int32(len(t.accs))
+	}
 	switch a.Space {
 	case mem.Shared:
 		// o comes from Counter.Record, which counted the wavefronts already.
@@ -107,12 +126,18 @@ func (t *timingRun) block(_ int, warps [][]sim.Issue) {
 				t.dropped++
 				continue
 			}
-			s = append(s, timing.Event{PC: is.PC, Active: is.Active, Mem: first.Mem, Sectors: first.Sectors, DRAMSectors: first.DRAMSectors})
+			s = append(s, timing.Event{PC: is.PC, Active: is.Active, Mem: first.Mem, Sectors: first.Sectors, DRAMSectors: first.DRAMSectors, Acc: first.Acc})
 		}
 		streams[w] = s
 	}
 	for i := range t.queues {
 		t.queues[i] = t.queues[i][:0]
+	}
+	if t.timed {
+		// the model keeps the block's accesses until it retires: hand over this slice
+		t.err = t.model.AddBlockAccesses(t.ctx, streams, t.accs)
+		t.accs = nil
+		return
 	}
 	t.err = t.model.AddBlock(t.ctx, streams)
 }
@@ -125,6 +150,13 @@ func (t *timingRun) finish(rep *report.Report) error {
 	res, err := t.model.Finish(t.ctx)
 	if err != nil {
 		return err
+	}
+	if t.caches != nil {
+		o := t.caches.Totals()
+		rep.Notes = append(rep.Notes, fmt.Sprintf("timed caches (in issue order): L1 hit rate %.1f%%, L2 hit rate %.1f%%; "+
+			"%d L1 hits waited for a fill in flight, %d L2 lookups found their sector in flight (hits when another request fetches it, misses when a fetch brought it along, as Nsight Compute counts them); "+
+			"%d cycles waited for MSHRs or L2 pending slots",
+			100*t.caches.L1HitRate(), 100*t.caches.L2HitRate(), o.L1InFlight, o.L2InFlight, o.Wait))
 	}
 	blocks := rep.Grid[0] * rep.Grid[1] * rep.Grid[2]
 	overhead := timing.LaunchOverhead(blocks, rep.Block[0]*rep.Block[1]*rep.Block[2])

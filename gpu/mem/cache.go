@@ -1,6 +1,8 @@
 package mem
 
 import (
+	"slices"
+
 	"github.com/kernelscope/kernelscope/gpu/arch"
 )
 
@@ -17,6 +19,9 @@ type cache struct {
 	dirty      []uint8  // sector bits
 	stamp      []uint64 // last use; lower is older
 	clock      uint64
+	// ready, when non-nil, holds per way and sector the L2 lookup count at
+	// which a fill from DRAM completes (the sector is in flight until then).
+	ready []uint64
 }
 
 // newCache sizes a cache of bytes with ways-way sets; nil when bytes < one line.
@@ -88,6 +93,9 @@ func (c *cache) fill(line uint64, mask uint8, write, evictFirst bool) (evictedDi
 			evictedDirty = popcount(c.dirty[w])
 		}
 		c.tags[w], c.valid[w], c.dirty[w] = line+1, 0, 0
+		if c.ready != nil {
+			clear(c.ready[w*sectorsPerLine : (w+1)*sectorsPerLine])
+		}
 	}
 	c.valid[w] |= mask
 	if write {
@@ -123,6 +131,40 @@ func (c *cache) invalidate(line uint64, mask uint8) int {
 	return d
 }
 
+// pending reports which of the sectors in mask of line are valid but still
+// in flight at lookup count now (always 0 without ready stamps).
+func (c *cache) pending(line uint64, mask uint8, now uint64) (p uint8) {
+	if c.ready == nil {
+		return 0
+	}
+	w, _ := c.find(line)
+	if w < 0 {
+		return 0
+	}
+	for s := 0; s < sectorsPerLine; s++ {
+		if mask&(1<<s) != 0 && c.ready[w*sectorsPerLine+s] > now {
+			p |= 1 << s
+		}
+	}
+	return p & c.valid[w]
+}
+
+// setReady stamps the sectors in mask of a present line as arriving at t.
+func (c *cache) setReady(line uint64, mask uint8, t uint64) {
+	if c.ready == nil {
+		return
+	}
+	w, _ := c.find(line)
+	if w < 0 {
+		return
+	}
+	for s := 0; s < sectorsPerLine; s++ {
+		if mask&(1<<s) != 0 {
+			c.ready[w*sectorsPerLine+s] = t
+		}
+	}
+}
+
 func popcount(b uint8) int {
 	n := 0
 	for ; b != 0; b &= b - 1 {
@@ -144,6 +186,11 @@ type Options struct {
 	// L2FetchBytes is the DRAM fetch granularity of an L2 miss: 32, 64 or 128
 	// (0: the architecture's arch.Spec.L2FetchBytes, else 32).
 	L2FetchBytes int
+	// L2InFlight is how many L2 sector lookups a neighbour sector that an L2
+	// miss fetched along with the requested ones stays in flight: a lookup of it
+	// before then counts as a miss, as Nsight Compute counts it (0:
+	// DefaultL2InFlight; < 0: none). Requested sectors are hits at once.
+	L2InFlight int
 }
 
 // Default associativities. NVIDIA does not document them; these are modelled values.
@@ -151,6 +198,11 @@ const (
 	DefaultL1Ways = 4
 	DefaultL2Ways = 16
 )
+
+// DefaultL2InFlight is the L2 in-flight window of the functional-order model, in
+// sector lookups. Calibrated on offset_copy_4M and histogram256_16M (the two
+// launches whose neighbouring-sector fetches the H200 counts as misses); see docs/caches.md.
+const DefaultL2InFlight = 16
 
 // Outcome is what the caches did for one warp access, in 32-byte sectors.
 type Outcome struct {
@@ -208,10 +260,13 @@ type Hierarchy struct {
 	l2     *cache
 	// fetchSectors is the L2 miss fetch granularity in sectors (1, 2 or 4).
 	fetchSectors int
-	total        Outcome
+	// inFlight is the L2 in-flight window in sector lookups (0: none).
+	inFlight uint64
+	total    Outcome
 	// sectors looked up in each level (for hit rates)
 	l1Lookups, l2Lookups int
 	buf                  sectorBuf
+	cov                  [len(sectorBuf{})]uint32 // bytes written per sector of a store
 }
 
 // NewHierarchy sizes the caches from spec: L1 is the unified L1/shared array
@@ -250,6 +305,15 @@ func NewHierarchy(spec *arch.Spec, numSMs int, opts Options) *Hierarchy {
 	}
 	h.l1Size = min(h.l1Size, maxCacheBytes)
 	h.l2 = newCache(min(l2Size, maxCacheBytes), l2Ways)
+	switch {
+	case opts.L2InFlight == 0:
+		h.inFlight = DefaultL2InFlight
+	case opts.L2InFlight > 0:
+		h.inFlight = uint64(opts.L2InFlight)
+	}
+	if h.l2 != nil && h.inFlight > 0 {
+		h.l2.ready = make([]uint64, len(h.l2.tags)*sectorsPerLine)
+	}
 	return h
 }
 
@@ -296,21 +360,48 @@ func (h *Hierarchy) Access(a *Access) Outcome {
 		toPhysical(a, &la)
 		src = &la
 	}
-	return h.access(a, collectSectors(src, &h.buf))
+	secs := collectSectors(src, &h.buf)
+	if a.Kind == Store {
+		h.coverage(src, secs)
+	}
+	return h.access(a, secs)
 }
 
-// access applies a's policy to its sorted distinct sectors (cache address space).
+// coverage records in h.cov, per sector of secs, which of its 32 bytes the store a writes.
+func (h *Hierarchy) coverage(a *Access, secs []uint64) { storeCoverage(a, secs, h.cov[:len(secs)]) }
+
+// storeCoverage sets in cov[i], for each sector secs[i], the bytes the store a writes.
+func storeCoverage(a *Access, secs []uint64, cov []uint32) {
+	clear(cov)
+	w := laneBytes(a)
+	for lane := 0; lane < 32; lane++ {
+		if a.Mask&(1<<lane) == 0 {
+			continue
+		}
+		for b := a.Addr[lane]; b < a.Addr[lane]+w && b >= a.Addr[lane]; b++ {
+			if i, ok := slices.BinarySearch(secs, b/SectorBytes); ok {
+				cov[i] |= 1 << (b % SectorBytes)
+			}
+		}
+	}
+}
+
+// access applies a's policy to its sorted distinct sectors (cache address
+// space); for a store, h.cov must hold its coverage (coverage).
 func (h *Hierarchy) access(a *Access, secs []uint64) Outcome {
 	var o Outcome
 	o.Sectors = len(secs)
 	l1 := h.l1For(a.SM)
 	for i := 0; i < len(secs); {
 		line := secs[i] / sectorsPerLine
-		var mask uint8
+		var mask, full uint8
 		for ; i < len(secs) && secs[i]/sectorsPerLine == line; i++ {
 			mask |= 1 << (secs[i] % sectorsPerLine)
+			if a.Kind == Store && h.cov[i] == ^uint32(0) {
+				full |= 1 << (secs[i] % sectorsPerLine)
+			}
 		}
-		h.line(&o, l1, a, line, mask)
+		h.line(&o, l1, a, line, mask, full)
 	}
 	h.total.add(o)
 	return o
@@ -327,14 +418,17 @@ func toPhysical(a *Access, dst *Access) {
 	}
 }
 
-// line applies the policy for the sectors in mask of one line.
-func (h *Hierarchy) line(o *Outcome, l1 *cache, a *Access, line uint64, mask uint8) {
+// line applies the policy for the sectors in mask of one line; full marks
+// the sectors a store writes completely.
+func (h *Hierarchy) line(o *Outcome, l1 *cache, a *Access, line uint64, mask, full uint8) {
 	n := popcount(mask)
 	switch a.Kind {
 	case Load:
 		miss := mask
 		evictFirst := a.Cache == CS || a.Cache == LU
-		useL1 := l1 != nil && a.Cache != CG && a.Cache != CV
+		// .cg, .cv and .lu (LDG.E.STRONG.GPU / .STRONG.SYS / .LU on sm_90) bypass L1:
+		// measured, testdata/measured/caches/micro_ncu.csv.
+		useL1 := l1 != nil && a.Cache != CG && a.Cache != CV && a.Cache != LU
 		if useL1 {
 			hit := l1.lookup(line, mask)
 			miss = mask &^ hit
@@ -354,13 +448,22 @@ func (h *Hierarchy) line(o *Outcome, l1 *cache, a *Access, line uint64, mask uin
 		}
 	case Store:
 		if l1 != nil {
-			// Write-through, no write-allocate: a store to a line present in L1
-			// counts as a hit there (Nsight Compute's l1tex__t_sector_hit_rate does).
+			// Write-through; the sectors a store writes whole are allocated
+			// (measured on the H200: a load or store after a whole-sector store
+			// hits in L1). Partial-sector stores allocate nothing: on the
+			// real-code transposes, whose 4-byte column stores later warps
+			// complete, the H200's L1 hit rate stays 0-38% (allocating them gives
+			// 78%). A store to a present sector counts as a hit
+			// (l1tex__t_sector_hit_rate does).
 			hit := l1.lookup(line, mask)
 			o.L1Hits += popcount(hit)
 			o.L1Misses += n - popcount(hit)
 			h.l1Lookups += n
-			l1.update(line)
+			if full != 0 {
+				l1.fill(line, full, false, a.Cache == CS)
+			} else {
+				l1.update(line)
+			}
 		}
 		h.l2Write(o, line, mask, a.Cache == CS)
 		if a.Cache == WT {
@@ -373,6 +476,7 @@ func (h *Hierarchy) line(o *Outcome, l1 *cache, a *Access, line uint64, mask uin
 		h.l2Read(o, line, mask, false)
 		if h.l2 != nil {
 			h.l2.fill(line, mask, true, false)
+			h.l2.setReady(line, mask, 0) // the atomic's result is in L2 now
 		}
 	}
 }
@@ -387,14 +491,24 @@ func (h *Hierarchy) l2Read(o *Outcome, line uint64, mask uint8, evictFirst bool)
 		o.DRAMReads += n
 		return
 	}
-	hit := h.l2.lookup(line, mask)
+	now := uint64(h.l2Lookups)
+	present := h.l2.lookup(line, mask)
+	// A sector still in flight from DRAM is a miss that reads nothing more.
+	hit := present &^ h.l2.pending(line, present, now)
 	miss := mask &^ hit
 	o.L2Hits += popcount(hit)
 	o.L2Misses += popcount(miss)
-	fetch := widen(miss, h.fetchSectors)
+	fetch := widen(mask&^present, h.fetchSectors)
 	fetch &^= h.l2.lookup(line, fetch)
 	o.DRAMReads += popcount(fetch)
 	o.DRAMWrites += h.l2.fill(line, mask|fetch, false, evictFirst)
+	// Only the neighbours a fetch brought along stay in flight: a request for a
+	// sector another request is already fetching is an L2 hit on the H200 (8
+	// warps loading one line at once: 4 misses, 4 hits), one for a neighbour
+	// sector before the fetch returns a miss (offset_copy, histogram256).
+	if extra := fetch &^ mask; extra != 0 {
+		h.l2.setReady(line, extra, now+h.inFlight)
+	}
 }
 
 // widen grows a sector mask to whole aligned groups of k sectors (k = 1, 2 or 4).
@@ -427,6 +541,7 @@ func (h *Hierarchy) l2Write(o *Outcome, line uint64, mask uint8, evictFirst bool
 	}
 	o.L2Hits += n
 	o.DRAMWrites += h.l2.fill(line, mask, true, evictFirst)
+	h.l2.setReady(line, mask, 0) // written bytes are present at once
 }
 
 // Totals returns the sum of every Outcome so far.
@@ -457,4 +572,11 @@ func ratio(a, b int) float64 {
 		return 0
 	}
 	return float64(a) / float64(b)
+}
+
+// touchLine refreshes the LRU position of a present line (no-op when absent).
+func (c *cache) touchLine(line uint64, evictFirst bool) {
+	if w, _ := c.find(line); w >= 0 {
+		c.touch(w, evictFirst)
+	}
 }

@@ -156,6 +156,9 @@ func (c *Counter) Record(a *Access) (o Outcome) {
 		row.IdealSectors += ideal
 		row.Lines += lines
 		if c.h != nil && (a.Space == Global || a.Space == Local) {
+			if a.Kind == Store {
+				c.h.coverage(src, secs)
+			}
 			o = c.h.access(a, secs)
 			row.L1Hits += o.L1Hits
 			row.L1Misses += o.L1Misses

@@ -98,6 +98,50 @@ func scaleStreams() []scaleStream {
 				}
 			}
 		}},
+		{"saxpy_16M", 1056, func(b int, do func(*Access)) { // grid-stride y[i] = a*x[i] + y[i]
+			var a Access
+			for i0 := b * 256; i0 < 1<<24; i0 += 1056 * 256 {
+				for w := 0; w < 8; w++ {
+					i := i0 + w*32
+					lanes(&a, Load, 4, bufA, i, 1)
+					do(&a)
+					lanes(&a, Load, 4, bufB, i, 1)
+					do(&a)
+					lanes(&a, Store, 4, bufB, i, 1)
+					do(&a)
+				}
+			}
+		}},
+		{"daxpy_8M", 32768, func(b int, do func(*Access)) { // y[i] = a*x[i] + y[i], doubles
+			var a Access
+			for w := 0; w < 8; w++ {
+				i := b*256 + w*32
+				lanes(&a, Load, 8, bufA, i, 1)
+				do(&a)
+				lanes(&a, Load, 8, bufB, i, 1)
+				do(&a)
+				lanes(&a, Store, 8, bufB, i, 1)
+				do(&a)
+			}
+		}},
+		{"reduce_interleaved_16M", 65536, reduceStream},
+		{"reduce_sequential_16M", 65536, reduceStream},
+		{"reduce_warp_shfl_16M", 65536, reduceStream},
+		{"histogram256_16M", 1056, func(b int, do func(*Access)) { // grid-stride byte loads, then 256 bins
+			var a Access
+			for i0 := b * 256; i0 < 1<<24; i0 += 1056 * 256 {
+				for w := 0; w < 8; w++ {
+					lanes(&a, Load, 1, bufA, i0+w*32, 1)
+					do(&a)
+				}
+			}
+			for w := 0; w < 8; w++ { // atomicAdd(&bins[b], local[b]): every bin is non-zero
+				lanes(&a, Reduction, 4, bufB, w*32, 1)
+				do(&a)
+			}
+		}},
+		{"matmul_tiled_256", 16 * 16, matmulStream(256)},
+		{"matmul_tiled_1024", 64 * 64, matmulStream(1024)},
 		{"scan_block_4M", 8192, func(b int, do func(*Access)) { // 512 threads: load in[base+tid], store out[base+tid]
 			var a Access
 			for w := 0; w < 16; w++ {
@@ -109,6 +153,45 @@ func scaleStreams() []scaleStream {
 				do(&a)
 			}
 		}},
+	}
+}
+
+// reduceStream is the global traffic of the three reductions (256 threads a
+// block): in[i] per warp, then thread 0 stores out[blockIdx.x].
+func reduceStream(b int, do func(*Access)) {
+	var a Access
+	for w := 0; w < 8; w++ {
+		lanes(&a, Load, 4, bufA, b*256+w*32, 1)
+		do(&a)
+	}
+	lanes(&a, Store, 4, bufB, b, 1)
+	a.Mask = 1
+	do(&a)
+}
+
+// matmulStream is matmul_tiled's global traffic for n x n matrices, 16 x 16
+// tiles and threads: per tile each warp (rows ty = 2w, 2w+1) loads its A and B
+// rows; at the end each warp stores its two C rows.
+func matmulStream(n int) func(b int, do func(*Access)) {
+	return func(b int, do func(*Access)) {
+		var a Access
+		bx, by := b%(n/16), b/(n/16)
+		rows := func(kind Kind, base uint64, r0, c0 int) {
+			a.Kind, a.Bytes, a.Mask, a.Space = kind, 4, 0xffffffff, Global
+			for l := 0; l < 32; l++ {
+				a.Addr[l] = base + uint64(4*((r0+l/16)*n+c0+l%16))
+			}
+			do(&a)
+		}
+		for t := 0; t < n/16; t++ {
+			for w := 0; w < 8; w++ {
+				rows(Load, bufA, by*16+2*w, t*16) // A[row*N + t*T + tx]
+				rows(Load, bufB, t*16+2*w, bx*16) // B[(t*T + ty)*N + col]
+			}
+		}
+		for w := 0; w < 8; w++ {
+			rows(Store, bufC, by*16+2*w, bx*16)
+		}
 	}
 }
 
@@ -159,32 +242,52 @@ func TestScaleAgainstH200(t *testing.T) {
 		wantDRAM, wantL1, wantL2 := num("dram__bytes_read.sum"), num("l1tex__t_sector_hit_rate.pct"), num("lts__t_sector_hit_rate.pct")
 		t.Logf("%-26s DRAM read %8.3f MB (H200 %8.3f)  L1 hit %6.2f%% (%6.2f%%)  L2 hit %6.2f%% (%6.2f%%)  DRAM write %7.3f MB (%7.3f, end-of-kernel dirty data not flushed)",
 			st.name, dram, wantDRAM, l1, wantL1, l2, wantL2, float64(tot.DRAMWrites)*SectorBytes/1e6, num("dram__bytes_write.sum"))
+		role := "validation"
+		if scaleCalibration[st.name] {
+			role = "calibration"
+		}
+		t.Logf("  %s: |L1 err| %.2f, |L2 err| %.2f points", role, math.Abs(l1-wantL1), math.Abs(l2-wantL2))
 		if math.Abs(dram-wantDRAM) > 0.01*wantDRAM {
 			t.Errorf("%s: DRAM read %.3f MB, H200 %.3f MB", st.name, dram, wantDRAM)
 		}
-		if math.Abs(l1-wantL1) > 0.5 {
-			t.Errorf("%s: L1 hit rate %.2f%%, H200 %.2f%%", st.name, l1, wantL1)
+		if math.Abs(l1-wantL1) > hitRateTolerance {
+			t.Errorf("%s (%s): L1 hit rate %.2f%%, H200 %.2f%%", st.name, role, l1, wantL1)
 		}
-		tol, why := 3.0, ""
 		if k, ok := l2Known[st.name]; ok {
-			tol, why = k.tol, k.why
-			if l2 <= wantL2 {
-				t.Errorf("%s: known deviation has changed direction: %.2f%% vs H200 %.2f%% (%s)", st.name, l2, wantL2, why)
+			t.Logf("  known deviation: %s", k.why)
+			if (l2 < wantL2) != k.below || math.Abs(l2-wantL2) > k.tol {
+				t.Errorf("%s: known L2 deviation has changed: %.2f%% vs H200 %.2f%% (bound %.0f points, %s)", st.name, l2, wantL2, k.tol, k.why)
 			}
-		}
-		if math.Abs(l2-wantL2) > tol {
-			t.Errorf("%s: L2 hit rate %.2f%%, H200 %.2f%% (tolerance %.0f points %s)", st.name, l2, wantL2, tol, why)
+		} else if math.Abs(l2-wantL2) > hitRateTolerance {
+			t.Errorf("%s (%s): L2 hit rate %.2f%%, H200 %.2f%%", st.name, role, l2, wantL2)
 		}
 	}
 }
 
-// l2Known lists the launches whose L2 hit rate a timing-free model cannot
-// reproduce within 3 points, with the reason and the bound that holds.
+// hitRateTolerance is the goal for modelled hit rates: within 5 points of
+// Nsight Compute's l1tex__t_sector_hit_rate and lts__t_sector_hit_rate.
+const hitRateTolerance = 5.0
+
+// scaleCalibration names the launches DefaultL2InFlight was chosen on; the
+// others only validate (the L1/L2 policy itself comes from the
+// microbenchmarks in testdata/measured/caches, not from these launches).
+var scaleCalibration = map[string]bool{"offset_copy_4M": true, "histogram256_16M": true}
+
+// l2Known lists the launches whose L2 hit rate the functional-order model
+// cannot bring within hitRateTolerance, the side it errs on, the bound that
+// holds and why (the timed caches of cache_timed.go are the remedy).
 var l2Known = map[string]struct {
-	tol float64
-	why string
+	tol   float64
+	below bool
+	why   string
 }{
-	"offset_copy_4M": {10, "the 64-byte fetch of warp w's last sector also brings warp w+1's second sector; " +
-		"the model counts that as an L2 hit, while on the H200 warp w+1 usually asks before the fill has returned " +
-		"(a miss in flight): 51.7K of the model's 131K such hits were hits on the H200"},
+	"histogram256_16M": {13, true, "each warp reads one sector and its 64-byte partner is read by the next warp " +
+		"a few cycles later; on the H200 14.5% of those reads find the fill already returned (lts read hits " +
+		"75,950 of 524,288, testdata/measured/caches/scale_ncu.csv), which depends on timing; in issue order the " +
+		"partner is always still in flight"},
+	"matmul_tiled_256": {10, false, "the H200 misses 23,530 read sectors where only 16,384 are compulsory (its DRAM " +
+		"reads are the compulsory 0.53 MB): 7,146 misses read nothing from DRAM. Not explained by fills in flight (a " +
+		"request for a sector being fetched is a hit on the H200). A lead, not modelled: the two L2 partitions, where a " +
+		"line read from SMs of both partitions misses once in each (the stream probes fit this: re-reads hit up to " +
+		"~40 MB of the 60 MB L2)"},
 }

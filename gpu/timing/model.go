@@ -8,6 +8,7 @@ import (
 	"math/bits"
 
 	"github.com/kernelscope/kernelscope/gpu/latency"
+	"github.com/kernelscope/kernelscope/gpu/mem"
 )
 
 // Reason is a warp state in Nsight Compute's vocabulary.
@@ -97,6 +98,12 @@ type Config struct {
 	// QueueCycles is the backlog, in cycles of work, the SM's MIO and L1TEX
 	// queues accept before issue throttles; 0 = 16 (modelled).
 	QueueCycles int
+	// Caches, when set, times global/local loads and stores whose Event names
+	// an access (Event.Acc, AddBlockAccesses) through the time-aware L1/L2 at
+	// issue time, in issue order; Atomics, when set, serialises their atomics
+	// (global at the L2 servers, shared at the SM). Nil: the events' outcomes.
+	Caches  *mem.TimedHierarchy
+	Atomics *mem.AtomicUnits
 }
 
 // maxIssues is the most SASS instructions one PTX instruction may issue as.
@@ -141,6 +148,7 @@ type warp struct {
 
 type block struct {
 	id      int
+	accs    []mem.Access // the accesses Event.Acc names (AddBlockAccesses)
 	sm      *sm
 	warps   []*warp
 	live    int
@@ -190,6 +198,8 @@ type Model struct {
 	cur     *subpart // the sub-partition being stepped (not filed)
 	free    []*warp  // warps of retired blocks, reused with their register arrays
 	scan    bool     // test only: walk every sub-partition every event cycle (the loop the queue replaced)
+
+	nextAccs []mem.Access // the accesses of the block AddBlockAccesses is dispatching
 }
 
 // New starts a replay of prog.
@@ -261,6 +271,14 @@ func Run(ctx context.Context, prog *Program, cfg Config, blocks [][]WarpStream) 
 // advances the simulation until a block retires, so memory stays bounded by
 // the resident blocks. The streams must not be modified afterwards.
 func (m *Model) AddBlock(ctx context.Context, warps []WarpStream) error {
+	return m.AddBlockAccesses(ctx, warps, nil)
+}
+
+// AddBlockAccesses is AddBlock for streams whose events name, by Event.Acc,
+// the memory accesses they performed (accs is kept until the block retires).
+func (m *Model) AddBlockAccesses(ctx context.Context, warps []WarpStream, accs []mem.Access) error {
+	m.nextAccs = accs
+	defer func() { m.nextAccs = nil }()
 	if m.fin {
 		return ErrFinished
 	}
@@ -310,7 +328,7 @@ func (m *Model) freeSM() *sm {
 }
 
 func (m *Model) dispatch(s *sm, warps []WarpStream) {
-	b := &block{id: m.nblocks, sm: s}
+	b := &block{id: m.nblocks, sm: s, accs: m.nextAccs}
 	m.nblocks++
 	s.blocks++
 	nr := m.prog.NumRegs()
@@ -595,6 +613,10 @@ func (m *Model) issue(s *sm, sp *subpart, w *warp) int64 {
 		start := max(m.now, s.mioFree)
 		s.mioFree = start + wf
 		done = start + wf - 1 + int64(t.Latency)
+		if a := m.access(s, w, e); a != nil && t.Class == latency.ClassAtomShared && m.cfg.Atomics != nil {
+			r, _ := m.cfg.Atomics.Shared(a, mem.AtomicInt, false, float64(m.now))
+			done = max(done, int64(math.Ceil(r))+int64(t.Latency))
+		}
 		w.memDone = max(w.memDone, done)
 	case latency.ClassLdGlobal, latency.ClassStGlobal, latency.ClassAtomGlobal:
 		done = m.global(s, w, e, t)
@@ -688,6 +710,27 @@ func (m *Model) global(s *sm, w *warp, e Event, t latency.Timing) int64 {
 		}
 		return m.now + 1 // no lane accessed memory
 	}
+	timed := int64(-1) // when the time-aware caches or atomic units say the data is there
+	if a := m.access(s, w, e); a != nil {
+		switch {
+		case atomic && m.cfg.Atomics != nil:
+			r, _ := m.cfg.Atomics.Global(a, mem.AtomicInt, false, float64(m.now))
+			timed = int64(math.Ceil(r))
+			if m.cfg.Caches != nil {
+				m.cfg.Caches.Access(a, m.now) // the caches' state and counts; the time is the atomic units'
+			}
+		case !atomic && m.cfg.Caches != nil:
+			r, o := m.cfg.Caches.Access(a, m.now)
+			timed = r
+			e.Mem, e.DRAMSectors = MemL1Hit, 0
+			switch {
+			case o.DRAMReads > 0 || o.DRAMWrites > 0:
+				e.Mem, e.DRAMSectors = MemDRAM, uint8(min(255, o.DRAMReads+o.DRAMWrites))
+			case o.L2Hits > 0 || o.L2Misses > 0 || store:
+				e.Mem = MemL2Hit
+			}
+		}
+	}
 	sec := int64(max(1, int(e.Sectors)))
 	cost := (sec + 3) / 4 // L1TEX data path: 4 sectors (128 B) per cycle per SM
 	start := max(m.now, s.l1Free)
@@ -727,6 +770,11 @@ func (m *Model) global(s *sm, w *warp, e Event, t latency.Timing) int64 {
 		queue = 0
 	}
 	done := m.now + queue + cost + lat
+	if timed >= 0 {
+		// the caches' time already holds the latency (and in-flight waits);
+		// the bandwidth queues above still delay it
+		done = max(timed+queue, m.now+queue+cost)
+	}
 	if store {
 		m.end = max(m.end, done)
 		w.memDone = max(w.memDone, done)
@@ -734,6 +782,22 @@ func (m *Model) global(s *sm, w *warp, e Event, t latency.Timing) int64 {
 	}
 	w.memDone = max(w.memDone, done)
 	return done
+}
+
+// SetMemory sets Config.Caches and Config.Atomics (call before the first block).
+func (m *Model) SetMemory(c *mem.TimedHierarchy, a *mem.AtomicUnits) {
+	m.cfg.Caches, m.cfg.Atomics = c, a
+}
+
+// access returns the memory access an event names (Event.Acc), placed on the
+// SM the model runs its block on, or nil.
+func (m *Model) access(s *sm, w *warp, e Event) *mem.Access {
+	if e.Acc <= 0 || int(e.Acc) > len(w.blk.accs) {
+		return nil
+	}
+	a := &w.blk.accs[e.Acc-1]
+	a.SM = s.id
+	return a
 }
 
 // arrive records a warp's arrival at its block's barrier.

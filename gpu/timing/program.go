@@ -163,6 +163,9 @@ type Event struct {
 	// write-backs is given Mem == MemDRAM too. Sectors beyond L1 all count
 	// against L2 bandwidth.
 	DRAMSectors uint8
+	// Acc, when > 0, names the access this event performed: index+1 into the
+	// block's accesses given to AddBlockAccesses (Config.Caches, Config.Atomics).
+	Acc int32
 }
 
 // WarpStream is one warp's executed instructions in order.

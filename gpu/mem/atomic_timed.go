@@ -1,0 +1,191 @@
+package mem
+
+// AtomicCosts are the service times of the atomic units, in SM cycles.
+// DefaultAtomicCosts holds the H200's, fitted to testdata/measured/caches/atomics.csv
+// (calibration data; see docs/caches.md for which rows set which value).
+type AtomicCosts struct {
+	// L2Pass is one pass of an L2 atomic unit over a warp request's line: the
+	// lanes of a pass touch distinct words; lanes on one word take one pass each.
+	L2Pass, L2PassF32 float64
+	// L2Word is the cost per distinct word in a pass (a pass costs at least L2Pass).
+	L2Word float64
+	// L2PassCAS and L2WordCAS replace L2Pass and L2Word for a CAS whose pass
+	// holds more than one word (a CAS on one word costs L2Pass).
+	L2PassCAS, L2WordCAS float64
+	// SMLane is one SM's cost per same-address lane it sends (one block alone is slower than the chip).
+	SMLane, SMLaneF32 float64
+	// Latency is the round trip of an atomic that finds the unit free.
+	Latency float64
+	// SharedInstr is the least a shared atomic warp instruction occupies the SM's unit;
+	// SharedLane is one lane of a bank conflict or same-word collision (add, exch).
+	SharedInstr, SharedLane, SharedLaneCAS, SharedLaneF32 float64
+	// Slices is the number of L2 atomic servers; SliceBytes the address interleave between them.
+	Slices, SliceBytes int
+}
+
+// DefaultAtomicCosts are the H200's (SM clock 1.98 GHz during the measurement).
+var DefaultAtomicCosts = AtomicCosts{
+	L2Pass: 1.456, L2PassF32: 3.488, // 132x1024 threads, one word: 0.687 and 0.287 ops/cycle
+	L2Word:    0.163,                   // 32 words of one line: 6.15 ops/cycle
+	L2PassCAS: 2.370, L2WordCAS: 0.341, // CAS on 2 words of one line 0.844 ops/cycle, on 32 words 3.13
+	SMLane: 2.150, SMLaneF32: 3.639, // one block of 1024 threads, one word
+	Latency:     578,                                                             // one warp's dependent CAS on one word: 624 cycles per request, less 32 passes
+	SharedInstr: 6.5, SharedLane: 1.18, SharedLaneCAS: 2.16, SharedLaneF32: 43.8, // shared: 32 banks 0.203/op; one word 1.18 (CAS 2.16; f32 add is a CAS loop in SASS)
+	Slices: 64, SliceBytes: 256, // words 128 B apart share a server, 512 B apart use two (0.59 and 1.17 ops/cycle)
+}
+
+// AtomicOp says which kind of read-modify-write a request performs.
+type AtomicOp uint8
+
+// Atomic operation classes with distinct costs.
+const (
+	AtomicInt AtomicOp = iota // add, and, or, xor, min, max, inc, dec, exch, cas on integers
+	AtomicF32                 // add.f32 (and other float arithmetic)
+	AtomicCAS                 // cas (shared memory: twice an add)
+)
+
+// AtomicUnits serialise atomics: global ones per L2 server (same-word lanes
+// one pass each) and per SM port, shared ones per SM at the banks. The timing
+// model calls Global or Shared at issue time in nondecreasing time order and
+// gets the cycle the result is back. Not safe for concurrent use.
+type AtomicUnits struct {
+	c      AtomicCosts
+	slice  []float64 // next free cycle of each L2 server
+	smPort []float64 // next free cycle of each SM's global atomic port
+	smBank []float64 // next free cycle of each SM's shared atomic unit
+	words  [32]uint64
+	count  [32]uint8
+}
+
+// NewAtomicUnits makes the units of numSMs SMs (clamped to 1..4096) with costs c
+// (zero Slices or SliceBytes: the defaults').
+func NewAtomicUnits(numSMs int, c AtomicCosts) *AtomicUnits {
+	numSMs = min(max(numSMs, 1), maxSMs)
+	if c.Slices <= 0 {
+		c.Slices = DefaultAtomicCosts.Slices
+	}
+	if c.SliceBytes <= 0 {
+		c.SliceBytes = DefaultAtomicCosts.SliceBytes
+	}
+	return &AtomicUnits{c: c, slice: make([]float64, c.Slices), smPort: make([]float64, numSMs), smBank: make([]float64, numSMs)}
+}
+
+// passes groups the active lanes' words of a (per line, the words in order of first
+// appearance): it returns the distinct words and the most lanes on one word.
+func (u *AtomicUnits) passes(a *Access, lo, hi uint64) (distinct, most int) {
+	n := 0
+	for lane := 0; lane < 32; lane++ {
+		if a.Mask&(1<<lane) == 0 {
+			continue
+		}
+		w := a.Addr[lane] / 4
+		if w*4 < lo || w*4 >= hi {
+			continue
+		}
+		i := 0
+		for i < n && u.words[i] != w {
+			i++
+		}
+		if i == n {
+			u.words[n], u.count[n] = w, 0
+			n++
+		}
+		u.count[i]++
+		most = max(most, int(u.count[i]))
+	}
+	return n, most
+}
+
+// Global serves a warp's global atomic or reduction issued at cycle now on
+// SM a.SM; aggregated says the compiler reduced the warp to one lane (REDUX +
+// RED for a warp-uniform address, as ptxas does). It returns the cycle the
+// results are back and the cycles spent waiting for busy units.
+func (u *AtomicUnits) Global(a *Access, op AtomicOp, aggregated bool, now float64) (ready, wait float64) {
+	if a == nil || a.Mask == 0 {
+		return now, 0
+	}
+	pass, lane := u.c.L2Pass, u.c.SMLane
+	if op == AtomicF32 {
+		pass, lane = u.c.L2PassF32, u.c.SMLaneF32
+	}
+	sm := int(uint(a.SM) % uint(len(u.smPort)))
+	// The SM port sends the request; same-word lanes cost SMLane each.
+	_, most := u.passes(a, 0, ^uint64(0))
+	if aggregated {
+		most = 1
+	}
+	start := max(now, u.smPort[sm])
+	u.smPort[sm] = start + float64(most)*lane
+	wait = start - now
+	ready = start
+	// Each line goes to its L2 server.
+	var done [32]uint64
+	nd := 0
+	for l := 0; l < 32; l++ {
+		if a.Mask&(1<<l) == 0 {
+			continue
+		}
+		line := a.Addr[l] / LineBytes
+		seen := false
+		for i := 0; i < nd; i++ {
+			if done[i] == line {
+				seen = true
+				break
+			}
+		}
+		if seen {
+			continue
+		}
+		done[nd] = line
+		nd++
+		distinct, m := u.passes(a, line*LineBytes, (line+1)*LineBytes)
+		if aggregated {
+			distinct, m = 1, 1
+		}
+		p, word := pass, u.c.L2Word
+		if op == AtomicCAS && distinct > 1 {
+			p, word = u.c.L2PassCAS, u.c.L2WordCAS
+		}
+		// same-word lanes take one pass each; a pass costs at least its words
+		per := max(float64(m)*p, float64(distinct)*word)
+		s := int((a.Addr[l] / uint64(u.c.SliceBytes)) % uint64(len(u.slice)))
+		st := max(start, u.slice[s])
+		u.slice[s] = st + per
+		wait += st - start
+		ready = max(ready, st+per)
+	}
+	return ready + u.c.Latency, wait
+}
+
+// Shared serves a warp's shared-memory atomic issued at cycle now on SM a.SM
+// (a.Addr are byte offsets in the block's window): lanes on one bank, or on one
+// word, are served one after another. It returns when the results are back and the wait.
+func (u *AtomicUnits) Shared(a *Access, op AtomicOp, aggregated bool, now float64) (ready, wait float64) {
+	if a == nil || a.Mask == 0 {
+		return now, 0
+	}
+	lane := u.c.SharedLane
+	switch op {
+	case AtomicCAS:
+		lane = u.c.SharedLaneCAS
+	case AtomicF32:
+		lane = u.c.SharedLaneF32
+	}
+	var bank [32]uint8
+	most := 0
+	for l := 0; l < 32; l++ {
+		if a.Mask&(1<<l) != 0 {
+			b := (a.Addr[l] / 4) % 32
+			bank[b]++
+			most = max(most, int(bank[b]))
+		}
+	}
+	if aggregated {
+		most = 1
+	}
+	sm := int(uint(a.SM) % uint(len(u.smBank)))
+	start := max(now, u.smBank[sm])
+	busy := max(u.c.SharedInstr, float64(most)*lane)
+	u.smBank[sm] = start + busy
+	return start + busy, start - now
+}
