@@ -51,6 +51,11 @@ type Request struct {
 	// TimedCaches (with Timing): the timing model consults the time-aware L1/L2
 	// and the atomic units of gpu/mem at issue time (docs/caches.md).
 	TimedCaches bool
+	// SASSIssues (with Timing): the timing model issues each PTX instruction as
+	// the SASS instruction count gpu/ptxas gives it (0 when folded, n for an
+	// expansion) instead of one slot. Off by default: on the golden set it makes
+	// the cycle error larger (TestTimingAgainstNsight reports both).
+	SASSIssues bool
 }
 
 // ProgramLaunch is the part of a launch that a host program supplies.

@@ -167,7 +167,11 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 		if rep.Occupancy != nil {
 			bps = rep.Occupancy.ActiveBlocksPerSM
 		}
-		if tm, err = newTimingRun(ctx, req.Arch, mod, k, bps, (threadsPerBlock+31)/32); err == nil && req.TimedCaches {
+		var issues []int
+		if lowering != nil && req.SASSIssues {
+			issues, _ = lowering.IssueCountsByPC(k.Name)
+		}
+		if tm, err = newTimingRun(ctx, req.Arch, mod, k, bps, (threadsPerBlock+31)/32, issues); err == nil && req.TimedCaches {
 			tm.timeCaches(spec, memOpts.Carveout)
 		}
 		if err != nil {

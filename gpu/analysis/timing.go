@@ -37,8 +37,10 @@ type timingRun struct {
 }
 
 // newTimingRun decodes the kernel once (the simulator reuses the decoded
-// program: Config.Decoded) and builds the timing model over it.
-func newTimingRun(ctx context.Context, archName string, mod *ptx.Module, k *ptx.Func, blocksPerSM, warpsPerBlock int) (*timingRun, error) {
+// program: Config.Decoded) and builds the timing model over it. issues, when
+// not nil, is the SASS instruction count of each of the kernel's PTX
+// instructions (gpu/ptxas): the model issues that many slots for it.
+func newTimingRun(ctx context.Context, archName string, mod *ptx.Module, k *ptx.Func, blocksPerSM, warpsPerBlock int, issues []int) (*timingRun, error) {
 	tab, err := latency.For(archName)
 	if err != nil {
 		return nil, err
@@ -50,6 +52,10 @@ func newTimingRun(ctx context.Context, archName string, mod *ptx.Module, k *ptx.
 	prog, err := timing.NewProgramDecoded(tab, dec)
 	if err != nil {
 		return nil, err
+	}
+	// The kernel's PCs come first and are its instructions in order.
+	for pc := 0; pc < len(issues) && pc < len(k.Insts) && pc < len(prog.Insts); pc++ {
+		prog.Insts[pc].Issues = issues[pc]
 	}
 	m, err := timing.New(prog, timing.Config{BlocksPerSM: max(blocksPerSM, 1), TimelineWarps: timelineWarps})
 	if err != nil {
