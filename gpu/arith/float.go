@@ -262,14 +262,16 @@ func (o *Op) f32(a, b, c uint32) uint32 {
 			default:
 				r = fa * fb
 			}
-			return o.post32(math.Float32bits(r))
+			if rb := math.Float32bits(r); !o.ftz || rb&^sgn32 != minNormal32 {
+				return o.post32(rb)
+			}
 		}
 	case kFDiv:
 		if o.approx {
 			return o.post32(o.approx32(fa, fb))
 		}
-		if o.rnd == rnRN {
-			return o.post32(math.Float32bits(fa / fb))
+		if rb := math.Float32bits(fa / fb); o.rnd == rnRN && (!o.ftz || rb&^sgn32 != minNormal32) {
+			return o.post32(rb)
 		}
 	case kFRcp, kFSqrt, kFRsqrt, kFSin, kFCos, kFLg2, kFEx2, kFTanh:
 		if o.approx {
@@ -277,7 +279,27 @@ func (o *Op) f32(a, b, c uint32) uint32 {
 		}
 	}
 	hi, lo, sp := exactSmall(o.kind, float64(fa), float64(fb), float64(math.Float32frombits(c)), o.rnd)
-	return o.post32(uint32(roundRes(&fF32, hi, lo, sp, o.rnd, false)))
+	r := uint32(roundRes(&fF32, hi, lo, sp, o.rnd, false))
+	if o.ftz && r&^sgn32 == minNormal32 && !sp && tinyAfter24(hi, lo, o.rnd) {
+		return r & sgn32
+	}
+	return o.post32(r)
+}
+
+// minNormal32 is the magnitude bits of the smallest normal f32, 2^-126.
+const minNormal32 = 0x00800000
+
+// tinyAfter24 reports whether the exact value hi+lo (0 < |hi+lo| near 2^-126)
+// rounded in mode r to 24 significant bits with an unbounded exponent lies
+// below 2^-126. That is how .ftz decides on the H200: an exact result just
+// below 2^-126 that the subnormal grid would round up to 2^-126 is flushed to
+// zero unless 24-bit rounding also reaches 2^-126 (measured with fma, cvt
+// and div near 2^-126: testdata/measured/mufu/ftz_cases.txt).
+func tinyAfter24(hi, lo float64, r rnd) bool {
+	// Scaling by 2^126 is exact and moves 2^-126 to 1, where the f32 grid
+	// just below 1 has 24 significant bits.
+	v := uint32(roundF64(&fF32, hi*0x1p126, lo*0x1p126, r, false))
+	return v&^sgn32 < one32
 }
 
 // minMax implements min/max as the manual's pseudocode defines it: .abs
