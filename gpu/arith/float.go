@@ -268,14 +268,14 @@ func (o *Op) f32(a, b, c uint32) uint32 {
 		}
 	case kFDiv:
 		if o.approx {
-			return o.post32(o.approx32(fa, fb))
+			return o.post32(o.mufuSeq32(a, b))
 		}
 		if rb := math.Float32bits(fa / fb); o.rnd == rnRN && (!o.ftz || rb&^sgn32 != minNormal32) {
 			return o.post32(rb)
 		}
 	case kFRcp, kFSqrt, kFRsqrt, kFSin, kFCos, kFLg2, kFEx2, kFTanh:
 		if o.approx {
-			return o.post32(o.approx32(fa, fb))
+			return o.post32(o.mufuSeq32(a, b))
 		}
 	}
 	hi, lo, sp := exactSmall(o.kind, float64(fa), float64(fb), float64(math.Float32frombits(c)), o.rnd)
@@ -378,75 +378,6 @@ func testp(class uint32, f *fmtSpec, x uint64) uint64 {
 		return b2u(mag != 0 && mag>>f.mant == 0)
 	}
 	return 0
-}
-
-// approx32 computes the .approx/.full f32 functions: the correctly rounded
-// value of the exact function (the hardware's MUFU results may differ in the
-// last bits; the manual's error bounds are met).
-func (o *Op) approx32(fa, fb float32) uint32 {
-	x := float64(fa)
-	var v float64
-	switch o.kind {
-	case kFDiv:
-		if o.sub == 1 {
-			// div.full: the manual says it scales the operands to cover the
-			// full range; modelled as div.approx with b scaled into range
-			// (by 1/4 above 2^126, by 2^24 when subnormal) together with a.
-			// This matches 240 of the oracle's 256 rows against 195 for a
-			// correctly rounded quotient; the rest differ by the MUFU.RCP
-			// reciprocal, which we round correctly instead.
-			ay := math.Abs(float64(fb))
-			if ay > 0x1p126 && !math.IsInf(float64(fb), 0) {
-				fa *= 0.25
-				fb *= 0.25
-			} else if ay < 0x1p-126 && ay != 0 {
-				fa *= 0x1p24
-				fb *= 0x1p24
-			}
-			return math.Float32bits(fa * float32(1/float64(fb)))
-		}
-		// div.approx: a * (1/b). For 2^126 < |b| < 2^128 the manual gives 0
-		// (NaN when a is Inf or NaN). A subnormal b (without .ftz) is scaled
-		// with a by 2^24 first, as the H200 does (0/tiny is 0, not NaN).
-		y := float64(fb)
-		if ay := math.Abs(y); ay > 0x1p126 && !math.IsInf(y, 0) {
-			if math.IsInf(x, 0) || math.IsNaN(x) {
-				return nan32
-			}
-			return 0
-		} else if ay < 0x1p-126 && ay != 0 {
-			fa *= 0x1p24
-			fb *= 0x1p24
-		}
-		rc := float32(1 / float64(fb))
-		return math.Float32bits(fa * rc)
-	case kFRcp:
-		v = 1 / x
-	case kFSqrt:
-		v = math.Sqrt(x)
-	case kFRsqrt:
-		v = 1 / math.Sqrt(x)
-	case kFSin:
-		v = math.Sin(x)
-	case kFCos:
-		v = math.Cos(x)
-	case kFLg2:
-		if x < 0 || math.IsNaN(x) {
-			return nan32
-		}
-		v = math.Log2(x)
-		if v != 0 && !math.IsInf(v, 0) {
-			// The H200's lg2 truncates toward zero far more often than it
-			// rounds to nearest (on the oracle, 118 against 75 of 144 rows
-			// with nontrivial results); model it as rounding toward zero.
-			return uint32(roundF64(&fF32, v, 0, rnRZ, false))
-		}
-	case kFEx2:
-		v = math.Exp2(x)
-	case kFTanh:
-		v = math.Tanh(x)
-	}
-	return math.Float32bits(float32(v))
 }
 
 // f64 NaN results as the H200 gives them: a NaN operand propagates quieted
