@@ -295,11 +295,16 @@ const minNormal32 = 0x00800000
 // below 2^-126 that the subnormal grid would round up to 2^-126 is flushed to
 // zero unless 24-bit rounding also reaches 2^-126 (measured with fma, cvt
 // and div near 2^-126: testdata/measured/mufu/ftz_cases.txt).
-func tinyAfter24(hi, lo float64, r rnd) bool {
-	// Scaling by 2^126 is exact and moves 2^-126 to 1, where the f32 grid
-	// just below 1 has 24 significant bits.
-	v := uint32(roundF64(&fF32, hi*0x1p126, lo*0x1p126, r, false))
-	return v&^sgn32 < one32
+func tinyAfter24(hi, lo float64, r rnd) bool { return tinyAfter(&fF32, hi, lo, r) }
+
+// tinyAfter is tinyAfter24 for format f (f16 measured the same way: fma.rn.ftz.f16
+// near 2^-14, testdata/measured/mufu/ftz2_cases.txt.gz).
+func tinyAfter(f *fmtSpec, hi, lo float64, r rnd) bool {
+	// Scaling by 2^(bias-1) is exact and moves the smallest normal to 1, where
+	// the grid of f just below 1 has the format's full precision.
+	s := math.Ldexp(1, int(f.bias)-1)
+	v := roundF64(f, hi*s, lo*s, r, false)
+	return v&^f.signBit() < uint64(f.bias)<<f.mant
 }
 
 // minMax implements min/max as the manual's pseudocode defines it: .abs
@@ -498,6 +503,9 @@ func (o *Op) half(f *fmtSpec, a, b, c uint64) uint64 {
 	default:
 		hi, lo, sp := exactSmall(o.kind, decodeSmall(f, a), decodeSmall(f, b), decodeSmall(f, c), o.rnd)
 		r = roundRes(f, hi, lo, sp, o.rnd, false)
+		if o.ftz && r&^sb == 1<<f.mant && !sp && tinyAfter(f, hi, lo, o.rnd) {
+			return r & sb
+		}
 	}
 	return o.postHalf(f, r)
 }
