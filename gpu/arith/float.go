@@ -494,12 +494,11 @@ func (o *Op) half(f *fmtSpec, a, b, c uint64) uint64 {
 	case kFMin, kFMax:
 		r = o.minMax(f, a, b, c)
 	case kFEx2, kFTanh:
-		x := decodeSmall(f, a)
-		v := math.Exp2(x)
+		op := muEx2
 		if o.kind == kFTanh {
-			v = math.Tanh(x)
+			op = muTanh
 		}
-		r = f64To(f, v, rnRN, false)
+		r = mufu16(f, op, a)
 	default:
 		hi, lo, sp := exactSmall(o.kind, decodeSmall(f, a), decodeSmall(f, b), decodeSmall(f, c), o.rnd)
 		r = roundRes(f, hi, lo, sp, o.rnd, false)

@@ -146,3 +146,52 @@ func TestMufuSamples(t *testing.T) {
 		}
 	}
 }
+
+// TestMufu16 checks the 16-bit MUFU forms over all 65536 inputs
+// (testdata/measured/mufu/tab16.bin.gz): first the rule of mufu16 on the
+// H200's own f32 results (every output must match), then the whole model.
+func TestMufu16(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join(measuredMufu, "tab16.bin.gz"))
+	if err != nil {
+		t.Fatalf("tab16: %v", err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatalf("tab16: %v", err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil || len(b) != 4*65536*2+4*65536*4 {
+		t.Fatalf("tab16: %d bytes, %v", len(b), err)
+	}
+	u16 := func(k, i int) uint64 { return uint64(binary.LittleEndian.Uint16(b[2*(k*65536+i):])) }
+	u32 := func(k, i int) uint32 { return binary.LittleEndian.Uint32(b[8*65536+4*(k*65536+i):]) }
+	fns := []struct {
+		name string
+		f    *fmtSpec
+		// bit-exact count of the whole model (2026-12-01), held as a floor
+		floor int
+	}{{"ex2.approx.f16", &fF16, 65535}, {"tanh.approx.f16", &fF16, 57926}, {"ex2.approx.ftz.bf16", &fBF16, 65337}, {"tanh.approx.bf16", &fBF16, 64588}}
+	for k, fn := range fns {
+		rule, model := 0, 0
+		o := dec(t, fn.name, 1)
+		for i := 0; i < 65536; i++ {
+			want := u16(k, i)
+			if g := trunc32To16(fn.f, u32(k, i)); g == want || (isNaNBits(fn.f, g) && isNaNBits(fn.f, want)) {
+				rule++
+			}
+			s := [4]uint64{uint64(i)}
+			var cc uint8
+			d, _ := o.Eval(&s, &cc)
+			if d&0xffff == want || (isNaNBits(fn.f, d&0xffff) && isNaNBits(fn.f, want)) {
+				model++
+			}
+		}
+		t.Logf("%s: truncation rule %d/65536, model %d/65536 bit-exact", fn.name, rule, model)
+		if rule != 65536 {
+			t.Errorf("%s: the truncation of the H200's f32 result gives %d of 65536 outputs", fn.name, rule)
+		}
+		if model < fn.floor {
+			t.Errorf("%s: %d bit-exact, below the recorded %d", fn.name, model, fn.floor)
+		}
+	}
+}
