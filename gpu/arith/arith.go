@@ -21,8 +21,9 @@
 // div.approx/div.full follow the H200's SASS: one MUFU instruction (which
 // flushes subnormals) with the FMUL scaling ptxas adds for the forms without
 // .ftz, and sin/cos reduced by FMUL.RZ with 1/(2π) (mufu.go); the MUFU value
-// itself is modelled as the correctly rounded function, bit-exact on part of
-// the inputs only (docs/special-functions.md gives the measured fractions).
+// itself is modelled as the rounded function (lg2: truncated outside [1, 4)),
+// bit-exact on part of the inputs only (docs/special-functions.md gives the
+// measured fractions); the 16-bit ex2/tanh forms truncate the f32 unit's result.
 package arith
 
 import (

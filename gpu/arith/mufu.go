@@ -6,11 +6,13 @@ import "math"
 // one MUFU instruction and, for the forms without .ftz, a few FMULs that scale
 // subnormal or huge operands into the unit's range. The sequences below are the
 // SASS ptxas 13.0 emits for sm_90 (testdata/measured/mufu/probe.sass.gz); the
-// unit itself (mufu32) flushes subnormal inputs and results to zero of the same
-// sign (MUFU.TANH excepted) and returns the canonical NaN. Its value on ordinary inputs is modelled
-// as the correctly rounded function (sin and cos of the reduced argument), which
-// is bit-exact on the fraction of inputs docs/special-functions.md lists: the
-// table-interpolation method of the unit is not recovered yet.
+// unit itself (mufu32) flushes subnormal inputs and results to zero of the
+// same sign (MUFU.TANH excepted) and returns the canonical NaN. Its value on
+// ordinary inputs is modelled as the function rounded to nearest (sin and cos
+// of the reduced argument; lg2 truncated toward zero outside [1, 4), as
+// measured), which is bit-exact on the fraction of inputs
+// docs/special-functions.md lists: the unit's interpolation method is not
+// recovered yet.
 
 // MUFU operations.
 const (
@@ -60,6 +62,12 @@ func mufu32(op int, xb uint32) uint32 {
 			return nan32
 		}
 		v = math.Log2(x)
+		if !(x >= 1 && x < 4) && v != 0 && !math.IsInf(v, 0) {
+			// Outside [1, 4) the H200 is closest to truncation toward zero
+			// (98.3 % of all inputs against 75.0 % for round-to-nearest,
+			// testdata/measured/mufu/rz_counts.txt); on [1, 4) to rounding.
+			return ftz32(uint32(roundF64(&fF32, v, 0, rnRZ, false)))
+		}
 	case muSin, muCos:
 		// The argument is in revolutions (the caller multiplied by 1/(2π));
 		// only its fraction matters.
