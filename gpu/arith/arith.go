@@ -17,13 +17,13 @@
 //
 // Every rounding modifier is exact: f32, f16 and bf16 operations are computed
 // exactly in float64 (with an exact error term) and rounded once; f64
-// operations with .rz/.rm/.rp use math/big. The .approx functions (rcp, sqrt,
-// rsqrt, sin, cos, ex2, tanh) return the correctly rounded value of the exact
-// function; lg2.approx rounds toward zero and div.approx/div.full multiply by
-// a correctly rounded reciprocal after the manual's range scaling, which is
-// how the H200 behaves on most inputs. The H200's MUFU results still differ
-// in the last bits on some inputs; the ISA oracle test checks each against
-// the error bound the manual states and reports how many rows are bit-exact.
+// operations with .rz/.rm/.rp use math/big. The f32 .approx functions and
+// div.approx/div.full follow the H200's SASS: one MUFU instruction (which
+// flushes subnormals) with the FMUL scaling ptxas adds for the forms without
+// .ftz, and sin/cos reduced by FMUL.RZ with 1/(2π) (mufu.go); the MUFU value
+// itself is modelled as the rounded function (lg2: truncated outside [1, 4)),
+// bit-exact on part of the inputs only (docs/special-functions.md gives the
+// measured fractions); the 16-bit ex2/tanh forms truncate the f32 unit's result.
 package arith
 
 import (

@@ -187,6 +187,9 @@ func (o *Op) cvtFloatToFloat(f *fmtSpec, v float64, useMode bool) uint64 {
 		return tf32Layout(f64To(f, v, r, o.satfin))
 	default:
 		bits = f64To(f, v, r, o.satfin)
+		if o.ftz && f == &fF32 && bits&^sgn32 == minNormal32 && math.Abs(v) < 0x1p-126 && tinyAfter24(v, 0, r) {
+			return bits & sgn32 // .ftz decides on the 24-bit rounding: see tinyAfter24
+		}
 	}
 	return o.postCvtFloat(f, bits)
 }

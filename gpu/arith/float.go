@@ -262,22 +262,49 @@ func (o *Op) f32(a, b, c uint32) uint32 {
 			default:
 				r = fa * fb
 			}
-			return o.post32(math.Float32bits(r))
+			if rb := math.Float32bits(r); !o.ftz || rb&^sgn32 != minNormal32 {
+				return o.post32(rb)
+			}
 		}
 	case kFDiv:
 		if o.approx {
-			return o.post32(o.approx32(fa, fb))
+			return o.post32(o.mufuSeq32(a, b))
 		}
-		if o.rnd == rnRN {
-			return o.post32(math.Float32bits(fa / fb))
+		if rb := math.Float32bits(fa / fb); o.rnd == rnRN && (!o.ftz || rb&^sgn32 != minNormal32) {
+			return o.post32(rb)
 		}
 	case kFRcp, kFSqrt, kFRsqrt, kFSin, kFCos, kFLg2, kFEx2, kFTanh:
 		if o.approx {
-			return o.post32(o.approx32(fa, fb))
+			return o.post32(o.mufuSeq32(a, b))
 		}
 	}
 	hi, lo, sp := exactSmall(o.kind, float64(fa), float64(fb), float64(math.Float32frombits(c)), o.rnd)
-	return o.post32(uint32(roundRes(&fF32, hi, lo, sp, o.rnd, false)))
+	r := uint32(roundRes(&fF32, hi, lo, sp, o.rnd, false))
+	if o.ftz && r&^sgn32 == minNormal32 && !sp && tinyAfter24(hi, lo, o.rnd) {
+		return r & sgn32
+	}
+	return o.post32(r)
+}
+
+// minNormal32 is the magnitude bits of the smallest normal f32, 2^-126.
+const minNormal32 = 0x00800000
+
+// tinyAfter24 reports whether the exact value hi+lo (0 < |hi+lo| near 2^-126)
+// rounded in mode r to 24 significant bits with an unbounded exponent lies
+// below 2^-126. That is how .ftz decides on the H200: an exact result just
+// below 2^-126 that the subnormal grid would round up to 2^-126 is flushed to
+// zero unless 24-bit rounding also reaches 2^-126 (measured with fma, cvt
+// and div near 2^-126: testdata/measured/mufu/ftz_cases.txt).
+func tinyAfter24(hi, lo float64, r rnd) bool { return tinyAfter(&fF32, hi, lo, r) }
+
+// tinyAfter is tinyAfter24 for format f (f16 measured the same way: fma.rn.ftz.f16
+// near 2^-14, testdata/measured/mufu/ftz2_cases.txt.gz).
+func tinyAfter(f *fmtSpec, hi, lo float64, r rnd) bool {
+	// Scaling by 2^(bias-1) is exact and moves the smallest normal to 1, where
+	// the grid of f just below 1 has the format's full precision.
+	s := math.Ldexp(1, int(f.bias)-1)
+	v := roundF64(f, hi*s, lo*s, r, false)
+	return v&^f.signBit() < uint64(f.bias)<<f.mant
 }
 
 // minMax implements min/max as the manual's pseudocode defines it: .abs
@@ -356,75 +383,6 @@ func testp(class uint32, f *fmtSpec, x uint64) uint64 {
 		return b2u(mag != 0 && mag>>f.mant == 0)
 	}
 	return 0
-}
-
-// approx32 computes the .approx/.full f32 functions: the correctly rounded
-// value of the exact function (the hardware's MUFU results may differ in the
-// last bits; the manual's error bounds are met).
-func (o *Op) approx32(fa, fb float32) uint32 {
-	x := float64(fa)
-	var v float64
-	switch o.kind {
-	case kFDiv:
-		if o.sub == 1 {
-			// div.full: the manual says it scales the operands to cover the
-			// full range; modelled as div.approx with b scaled into range
-			// (by 1/4 above 2^126, by 2^24 when subnormal) together with a.
-			// This matches 240 of the oracle's 256 rows against 195 for a
-			// correctly rounded quotient; the rest differ by the MUFU.RCP
-			// reciprocal, which we round correctly instead.
-			ay := math.Abs(float64(fb))
-			if ay > 0x1p126 && !math.IsInf(float64(fb), 0) {
-				fa *= 0.25
-				fb *= 0.25
-			} else if ay < 0x1p-126 && ay != 0 {
-				fa *= 0x1p24
-				fb *= 0x1p24
-			}
-			return math.Float32bits(fa * float32(1/float64(fb)))
-		}
-		// div.approx: a * (1/b). For 2^126 < |b| < 2^128 the manual gives 0
-		// (NaN when a is Inf or NaN). A subnormal b (without .ftz) is scaled
-		// with a by 2^24 first, as the H200 does (0/tiny is 0, not NaN).
-		y := float64(fb)
-		if ay := math.Abs(y); ay > 0x1p126 && !math.IsInf(y, 0) {
-			if math.IsInf(x, 0) || math.IsNaN(x) {
-				return nan32
-			}
-			return 0
-		} else if ay < 0x1p-126 && ay != 0 {
-			fa *= 0x1p24
-			fb *= 0x1p24
-		}
-		rc := float32(1 / float64(fb))
-		return math.Float32bits(fa * rc)
-	case kFRcp:
-		v = 1 / x
-	case kFSqrt:
-		v = math.Sqrt(x)
-	case kFRsqrt:
-		v = 1 / math.Sqrt(x)
-	case kFSin:
-		v = math.Sin(x)
-	case kFCos:
-		v = math.Cos(x)
-	case kFLg2:
-		if x < 0 || math.IsNaN(x) {
-			return nan32
-		}
-		v = math.Log2(x)
-		if v != 0 && !math.IsInf(v, 0) {
-			// The H200's lg2 truncates toward zero far more often than it
-			// rounds to nearest (on the oracle, 118 against 75 of 144 rows
-			// with nontrivial results); model it as rounding toward zero.
-			return uint32(roundF64(&fF32, v, 0, rnRZ, false))
-		}
-	case kFEx2:
-		v = math.Exp2(x)
-	case kFTanh:
-		v = math.Tanh(x)
-	}
-	return math.Float32bits(float32(v))
 }
 
 // f64 NaN results as the H200 gives them: a NaN operand propagates quieted
@@ -536,15 +494,17 @@ func (o *Op) half(f *fmtSpec, a, b, c uint64) uint64 {
 	case kFMin, kFMax:
 		r = o.minMax(f, a, b, c)
 	case kFEx2, kFTanh:
-		x := decodeSmall(f, a)
-		v := math.Exp2(x)
+		op := muEx2
 		if o.kind == kFTanh {
-			v = math.Tanh(x)
+			op = muTanh
 		}
-		r = f64To(f, v, rnRN, false)
+		r = mufu16(f, op, a)
 	default:
 		hi, lo, sp := exactSmall(o.kind, decodeSmall(f, a), decodeSmall(f, b), decodeSmall(f, c), o.rnd)
 		r = roundRes(f, hi, lo, sp, o.rnd, false)
+		if o.ftz && r&^sb == 1<<f.mant && !sp && tinyAfter(f, hi, lo, o.rnd) {
+			return r & sb
+		}
 	}
 	return o.postHalf(f, r)
 }

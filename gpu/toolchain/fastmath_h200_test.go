@@ -1,0 +1,94 @@
+package toolchain_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/binary"
+	"io"
+	"os"
+	"testing"
+
+	"github.com/kernelscope/kernelscope/gpu/launch"
+)
+
+// The CUDA math functions whose H200 results (nvcc 13, no -use_fast_math)
+// scripts/mufu/fastmath.cu recorded in testdata/measured/mufu: the prelude's
+// versions, compiled by clang and simulated, are compared bit for bit.
+
+// fmMix64 is splitmix64's finaliser (scripts/mufu/fastmath.cu's mix64).
+func fmMix64(z uint64) uint64 {
+	z += 0x9e3779b97f4a7c15
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// fmInput is input i of stream s of fastmath.cu: 16 specials, then random
+// signs and mantissas with exponents uniform over [2^-24, 2^24).
+func fmInput(s, i uint32) uint32 {
+	sp := [16]uint32{0, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 1, 0x807fffff, 0x00800000,
+		0x3f800000, 0xbf800000, 0x7f7fffff, 0x42b17218, 0xc2aeac50, 0x3f000000, 0x40490fdb, 0x4b800000}
+	if i < 16 {
+		return sp[i]
+	}
+	u := fmMix64(uint64(s)<<32 | uint64(i))
+	e := 103 + uint32((u>>32)%48)
+	return uint32(u>>63)<<31 | e<<23 | uint32(u&0x7fffff)
+}
+
+func TestFastMathAgainstH200(t *testing.T) {
+	const n = 16384
+	names := []string{"__expf", "__logf", "__sinf", "__cosf", "__fdividef", "__frsqrt_rn", "rsqrtf", "tanhf", "erff", "expf", "logf"}
+	// Bit-exact counts of n (2026-12-01), held as floors: the .approx-based
+	// functions are limited by the MUFU model (gpu/arith), the others by the
+	// prelude's own algorithms, which are not nvcc's libdevice.
+	floor := map[string]int{"__expf": 12738, "__logf": 15516, "__sinf": 2435, "__cosf": 5883, "__fdividef": 14413,
+		"__frsqrt_rn": 16384, "rsqrtf": 14669, "tanhf": 12961, "erff": 14787, "expf": 13244, "logf": 16126}
+	raw, err := os.ReadFile("../../testdata/measured/mufu/fastmath_out0.bin.gz")
+	if err != nil {
+		t.Fatalf("H200 record: %v", err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatalf("H200 record: %v", err)
+	}
+	hw, err := io.ReadAll(zr)
+	if err != nil || len(hw) != 4*n*len(names) {
+		t.Fatalf("H200 record: %d bytes, %v", len(hw), err)
+	}
+	src := "__global__ void fm(const float *x, const float *y, float *o) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  float a = x[i], b = y[i];\n"
+	for k, f := range names {
+		args := "a"
+		if f == "__fdividef" {
+			args = "a, b"
+		}
+		src += "  o[" + itoa(k) + " * " + itoa(n) + " + i] = " + f + "(" + args + ");\n"
+	}
+	src += "}\n"
+	var xb, yb []byte
+	for i := uint32(0); i < n; i++ {
+		xb, yb = appendU32(xb, fmInput(0, i)), appendU32(yb, fmInput(1, i))
+	}
+	dir := t.TempDir()
+	writeFile(t, dir+"/x.bin", xb)
+	writeFile(t, dir+"/y.bin", yb)
+	rep := mustRunDir(t, src, "fm", dir, n/256, 256,
+		launch.Arg{Init: &launch.Init{Func: "file", Path: "x.bin", Type: "f32"}},
+		launch.Arg{Init: &launch.Init{Func: "file", Path: "y.bin", Type: "f32"}},
+		buf("zeros", len(names)*n, "f32"))
+	got := output(t, rep, 2)
+	for k, f := range names {
+		exact := 0
+		for i := 0; i < n; i++ {
+			o := 4 * (k*n + i)
+			g, w := binary.LittleEndian.Uint32(got[o:]), binary.LittleEndian.Uint32(hw[o:])
+			if g == w || (g&0x7fffffff > 0x7f800000 && w&0x7fffffff > 0x7f800000) {
+				exact++
+			}
+		}
+		t.Logf("%-12s %5d/%d bit-exact with the H200 (%.1f%%)", f, exact, n, 100*float64(exact)/n)
+		if exact < floor[f] {
+			t.Errorf("%s: %d bit-exact, below the recorded %d", f, exact, floor[f])
+		}
+	}
+}
