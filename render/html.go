@@ -18,6 +18,7 @@ import (
 	"github.com/kernelscope/kernelscope/gpu/arch"
 	"github.com/kernelscope/kernelscope/gpu/hints"
 	"github.com/kernelscope/kernelscope/gpu/ptx"
+	"github.com/kernelscope/kernelscope/gpu/sass"
 )
 
 //go:embed assets/report.css
@@ -532,6 +533,7 @@ func (w *htmlWriter) source(rep *report.Report, opt Options) {
 	}
 	w.section("source", title, true)
 	w.printf(`<div class="ks-cols">`)
+	docs := map[string]string{} // PTX (lower case) and SASS (upper case) opcodes met, for the hover titles
 	if rep.Source != "" && opt.shown("source") {
 		w.printf(`<div class="ks-col ks-cuda"><div class="ks-colhead"><span class="ks-src">CUDA · %s</span>%s</div><pre class="ks-code">`, esc(rep.SourceFile), mc.head())
 		for i, line := range strings.Split(strings.TrimRight(rep.Source, "\n"), "\n") {
@@ -550,7 +552,6 @@ func (w *htmlWriter) source(rep *report.Report, opt Options) {
 	if opt.shown("ptx") {
 		w.printf(`<div class="ks-col ks-ptx"><div class="ks-colhead"><span class="ks-src">PTX <label class="ks-dim ks-small"><input type="checkbox" class="ks-noisetoggle"> .loc, comments</label></span>%s</div><pre class="ks-code">`, mc.head())
 		lines := strings.Split(strings.TrimRight(rep.PTX, "\n"), "\n")
-		docs := map[string]string{}
 		others, skipTo := otherFunctions(lines, rep.Kernel), 0
 		for i, line := range lines {
 			n := i + 1
@@ -599,16 +600,16 @@ func (w *htmlWriter) source(rep *report.Report, opt Options) {
 				cls, n, esc(cl), nt, n, highlightPTX(line, docs), m.cells(maxExec, mc))
 		}
 		w.printf(`</pre></div>`)
-		w.opDocs(docs)
 	}
 	if rep.SASS != "" && opt.shown("sass") {
 		w.printf(`<div class="ks-col ks-sass"><div class="ks-colhead">SASS</div><pre class="ks-code">`)
 		for _, l := range sassLines(rep.SASS, rep.SourceFile) {
-			w.printf(`<div class="ks-ln" data-cl="%d"><span class="ks-src">%s</span></div>`, l.cudaLine, esc(l.text))
+			w.printf(`<div class="ks-ln" data-cl="%d"><span class="ks-src">%s</span></div>`, l.cudaLine, highlightSASS(l.text, docs))
 		}
 		w.printf(`</pre></div>`)
 	}
 	w.printf(`</div>`)
+	w.opDocs(docs)
 	if rep.SASS == "" && opt.requested("sass") {
 		w.printf(`<p class="ks-dim ks-small">No SASS: it needs nvcc and cuobjdump (CUDA toolkit), which this machine does not have; the PTX came from %s.</p>`, esc(rep.Toolchain))
 	}
@@ -684,6 +685,27 @@ func highlightPTX(line string, docs map[string]string) string {
 		fmt.Fprintf(&b, `<span class="c">%s</span>`, esc(comment))
 	}
 	return b.String()
+}
+
+// sassOpRE finds the opcode of a SASS instruction line: address, optional guard, opcode.
+var sassOpRE = regexp.MustCompile(`^(\s*/\*[0-9a-f]{4,}\*/\s*(?:@!?U?P[T0-9]+\s+)?)([A-Z][A-Z0-9_]*)`)
+
+// highlightSASS marks the opcode of a SASS instruction line for the hover
+// docs (gpu/sass's table, collected into docs); other lines stay plain text.
+func highlightSASS(line string, docs map[string]string) string {
+	m := sassOpRE.FindStringSubmatchIndex(line)
+	if m == nil {
+		return esc(line)
+	}
+	op := line[m[4]:m[5]]
+	if d, ok := sass.OpcodeDoc(op); ok && docs != nil {
+		docs[op] = d.Summary
+	}
+	end := m[5]
+	for end < len(line) && line[end] != ' ' && line[end] != '\t' {
+		end++
+	}
+	return esc(line[:m[4]]) + `<span class="ks-op" data-op="` + esc(op) + `">` + esc(line[m[4]:end]) + `</span>` + esc(line[end:])
 }
 
 // opDocs writes the opcode summaries a report's PTX uses, as JSON for the script's hover titles.
