@@ -110,8 +110,17 @@ func (w *htmlWriter) section(key, title string, open bool) {
 	if open {
 		o = " open"
 	}
-	w.printf(`<details class="ks-section ks-%s" data-section="%s"%s><summary>%s</summary><div class="ks-body">`, key, key, o, esc(title))
+	name, rest, _ := strings.Cut(title, " · ")
+	if rest != "" {
+		rest = " · " + esc(rest)
+	}
+	w.printf(`<details class="ks-section ks-%s" data-section="%s"%s><summary>%s<b>%s</b>%s</summary><div class="ks-body">`, key, key, o, triangle, esc(name), rest)
 }
+
+// triangle marks a section title without styles (an untrusted notebook drops
+// the report's CSS, and classic Notebook hides the browser's own marker); the
+// report's CSS hides it and draws its own, which turns when the section opens.
+const triangle = `<span class="ks-tri">▸ </span>`
 
 func (w *htmlWriter) end() { w.printf("</div></details>") }
 
@@ -216,7 +225,7 @@ func (w *htmlWriter) hints(rep *report.Report) {
 		w.hint(rep, h)
 	}
 	if len(rest) > 0 {
-		w.printf(`<details class="ks-more"><summary>%d more: %s</summary>`, len(rest), esc(hintRules(rest)))
+		w.printf(`<details class="ks-more"><summary>%s%d more: %s</summary>`, triangle, len(rest), esc(hintRules(rest)))
 		for _, h := range rest {
 			w.hint(rep, h)
 		}
@@ -1035,7 +1044,7 @@ func (w *htmlWriter) trace(rep *report.Report) error {
 	if rep.Trace.Truncated {
 		w.printf(` <span class="ks-dim">(recording stopped at the step limit)</span>`)
 	}
-	w.printf(` <button class="ks-atline" disabled title="click a CUDA or PTX line in the Source section, then jump to the next recorded step at it">next step at a clicked line</button></div><div class="ks-stepview"></div></div>`)
+	w.printf(` <button class="ks-atline" disabled title="click a CUDA or PTX line in the Source section, then jump to the next recorded step at it">next step at a clicked line</button></div><div class="ks-stepview"><p class="ks-dim">The steps are drawn by the report's script, which runs once the notebook is trusted (File ▸ Trust Notebook in classic Notebook; JupyterLab asks when the notebook opens) and in an HTML export.</p></div></div>`)
 	// JSON inside a script element: escape "</" so the data cannot close it.
 	w.printf(`<script type="application/json" class="ks-trace-data">%s</script>`, strings.ReplaceAll(string(data), "</", `<\/`))
 	w.end()
