@@ -566,7 +566,7 @@ func (w *htmlWriter) source(rep *report.Report, opt Options) {
 			n := i + 1
 			if strings.HasPrefix(strings.TrimSpace(line), ".section") && strings.Contains(line, ".debug") {
 				// DWARF sections are long and say nothing to a reader; the JSON report keeps the full PTX.
-				w.printf(`<div class="ks-ln ks-dim ks-noise"><span class="ks-no">%d</span><span class="ks-src">… %d lines of debug sections not shown</span></div>`, n, len(lines)-i)
+				w.printf(`<div class="ks-ln ks-dim ks-noise" hidden><span class="ks-no">%d</span><span class="ks-src">… %d lines of debug sections not shown</span></div>`, n, len(lines)-i)
 				break
 			}
 			if r, ok := others[n]; ok {
@@ -577,8 +577,10 @@ func (w *htmlWriter) source(rep *report.Report, opt Options) {
 				continue
 			}
 			s, ok := stat[n]
+			// Noise lines carry the hidden attribute for readers without the report's
+			// CSS (an untrusted notebook keeps it); with the CSS, its rules decide.
 			if !ok && isNoisePTX(line) {
-				w.printf(`<div class="ks-ln ks-noise" data-pl="%d"><span class="ks-no">%d </span><span class="ks-src">%s</span></div>`, n, n, esc(line))
+				w.printf(`<div class="ks-ln ks-noise" data-pl="%d" hidden><span class="ks-no">%d </span><span class="ks-src">%s</span></div>`, n, n, esc(line))
 				continue
 			}
 			var m *lineMetrics

@@ -343,6 +343,17 @@ async function live(ctx) {
   const tri = await page.evaluate(() => Array.from(document.querySelectorAll(".ks-report summary > .ks-tri"))
     .filter((t) => getComputedStyle(t).display !== "none").length);
   check(tri === 0, "live: the text triangles for style-less readers are hidden by the report's CSS (it draws its own)", `${tri} shown`);
+  // PTX noise (.loc, comments): hidden, and shown by the column's checkbox (the CSS overrides the hidden attribute).
+  const noise = page.locator(".ks-report").filter({ has: page.locator(".ks-ptx .ks-noisetoggle") }).first();
+  if (await noise.count()) {
+    await noise.evaluate((r) => { r.querySelector("details.ks-source").open = true; });
+    const shown = () => noise.evaluate((r) => Array.from(r.querySelectorAll(".ks-ptx .ks-ln.ks-noise")).filter((e) => e.getClientRects().length > 0).length);
+    const before = await shown();
+    await noise.locator(".ks-ptx .ks-noisetoggle").check();
+    const after = await shown();
+    await noise.locator(".ks-ptx .ks-noisetoggle").uncheck();
+    check(before === 0 && after > 0 && await shown() === 0, "live: PTX noise lines hidden until the checkbox shows them", `${before} → ${after}`);
+  }
   check(errors.length === 0, "live: no JavaScript errors on the page", errors.join(" | ").slice(0, 500));
 
   await page.evaluate(() => Jupyter.notebook.save_notebook());
@@ -401,6 +412,9 @@ async function untrusted(ctx) {
     }
   }
   check(bad.length === 0, "untrusted: every section has a bold title with a text triangle, every open section reads", bad.slice(0, 6).join(" | "));
+  const noise = await page.evaluate(() => [document.querySelectorAll(".ks-report .ks-ptx .ks-ln.ks-noise").length,
+    Array.from(document.querySelectorAll(".ks-report .ks-ptx .ks-ln.ks-noise")).filter((e) => e.getClientRects().length > 0).length]);
+  check(noise[0] > 0 && noise[1] === 0, `untrusted: the ${noise[0]} PTX noise lines (.loc, comments) stay hidden without the report's CSS`, `${noise[1]} shown`);
   // Open every closed section: none opens onto nothing; the trace says why its steps need the script.
   const opened = await page.locator(".ks-report").evaluateAll((els) => els.flatMap((r, i) =>
     Array.from(r.querySelectorAll(":scope > details.ks-section:not([open])")).map((d) => {
