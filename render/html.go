@@ -114,12 +114,14 @@ func (w *htmlWriter) section(key, title string, open bool) {
 	if rest != "" {
 		rest = " · " + esc(rest)
 	}
-	w.printf(`<details class="ks-section ks-%s" data-section="%s"%s><summary>%s<b>%s</b>%s</summary><div class="ks-body">`, key, key, o, triangle, esc(name), rest)
+	w.printf(`<details class="ks-section ks-%s" data-section="%s"%s><summary style="display:block">%s<b>%s</b>%s</summary><div class="ks-body">`, key, key, o, triangle, esc(name), rest)
 }
 
 // triangle marks a section title without styles (an untrusted notebook drops
 // the report's CSS, and classic Notebook hides the browser's own marker); the
 // report's CSS hides it and draws its own, which turns when the section opens.
+// The summaries' inline display:block (kept by JupyterLab's sanitiser, which
+// drops the <style>) hides the browser's marker there, so only one shows.
 const triangle = `<span class="ks-tri">▸ </span>`
 
 func (w *htmlWriter) end() { w.printf("</div></details>") }
@@ -225,7 +227,7 @@ func (w *htmlWriter) hints(rep *report.Report) {
 		w.hint(rep, h)
 	}
 	if len(rest) > 0 {
-		w.printf(`<details class="ks-more"><summary>%s%d more: %s</summary>`, triangle, len(rest), esc(hintRules(rest)))
+		w.printf(`<details class="ks-more"><summary style="display:block">%s%d more: %s</summary>`, triangle, len(rest), esc(hintRules(rest)))
 		for _, h := range rest {
 			w.hint(rep, h)
 		}
@@ -566,7 +568,7 @@ func (w *htmlWriter) source(rep *report.Report, opt Options) {
 			n := i + 1
 			if strings.HasPrefix(strings.TrimSpace(line), ".section") && strings.Contains(line, ".debug") {
 				// DWARF sections are long and say nothing to a reader; the JSON report keeps the full PTX.
-				w.printf(`<div class="ks-ln ks-dim ks-noise" hidden><span class="ks-no">%d</span><span class="ks-src">… %d lines of debug sections not shown</span></div>`, n, len(lines)-i)
+				w.printf(`<div class="ks-ln ks-dim ks-noise" hidden style="display:none"><span class="ks-no">%d</span><span class="ks-src">… %d lines of debug sections not shown</span></div>`, n, len(lines)-i)
 				break
 			}
 			if r, ok := others[n]; ok {
@@ -577,10 +579,11 @@ func (w *htmlWriter) source(rep *report.Report, opt Options) {
 				continue
 			}
 			s, ok := stat[n]
-			// Noise lines carry the hidden attribute for readers without the report's
-			// CSS (an untrusted notebook keeps it); with the CSS, its rules decide.
+			// Noise lines are hidden for readers without the report's CSS: the hidden
+			// attribute (classic Notebook's sanitiser keeps it) and an inline display
+			// (JupyterLab's keeps that); the CSS's checkbox rule overrides both.
 			if !ok && isNoisePTX(line) {
-				w.printf(`<div class="ks-ln ks-noise" data-pl="%d" hidden><span class="ks-no">%d </span><span class="ks-src">%s</span></div>`, n, n, esc(line))
+				w.printf(`<div class="ks-ln ks-noise" data-pl="%d" hidden style="display:none"><span class="ks-no">%d </span><span class="ks-src">%s</span></div>`, n, n, esc(line))
 				continue
 			}
 			var m *lineMetrics
