@@ -331,7 +331,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	defer stop()
 	rep, runErr := analysis.Run(ctx, req)
 	if rep != nil && *htmlOut != "" {
-		h, err := render.HTML(rep, render.Charts(rep), render.Options{})
+		h, err := render.ShownHTML(rep, render.Options{})
 		if err != nil {
 			return err
 		}

@@ -143,3 +143,32 @@ func TestKernelLogLevels(t *testing.T) {
 		t.Errorf("log file %q (%v), stderr %q", b, err, stderr.String())
 	}
 }
+
+// TestRunHTMLDrawsOnlyShownCharts: `kernelscope run --html` draws the charts
+// the page shows and no others: none at 100% occupancy, the occupancy charts below it.
+func TestRunHTMLDrawsOnlyShownCharts(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		block  string
+		charts bool
+	}{{"256", false}, {"32", true}} {
+		page := filepath.Join(dir, "block"+c.block+".html")
+		code, _, stderr := runCLI("run", "--arch", "sm_90", "--grid", "4", "--block", c.block, "--html", page,
+			"--launch", `vector_add(rand(1000):f32, rand(1000):f32, zeros(1000):f32, 1000)`,
+			"testdata/golden/ptx/vector_add.sm_90.ptx")
+		if code != 0 {
+			t.Fatalf("block %s: exit %d: %s", c.block, code, stderr)
+		}
+		b, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := string(b)
+		if !strings.Contains(h, `data-section="occupancy"`) {
+			t.Fatalf("block %s: no occupancy section", c.block)
+		}
+		if got := strings.Contains(h, "<svg"); got != c.charts {
+			t.Errorf("block %s: charts drawn = %v, want %v", c.block, got, c.charts)
+		}
+	}
+}

@@ -100,14 +100,14 @@ func HelpHTML() string {
 	var b strings.Builder
 	b.WriteString(`<div class="kernelscope-help" style="font-family:sans-serif;font-size:13px"><p>`)
 	b.WriteString(html.EscapeString(helpIntro))
-	b.WriteString(`</p><table style="border-collapse:collapse"><tr><th style="text-align:left;padding:2px 8px">magic</th>` +
+	b.WriteString(`</p><table style="border-collapse:collapse;margin:0"><tr><th style="text-align:left;padding:2px 8px">magic</th>` +
 		`<th style="text-align:left;padding:2px 8px">example</th><th style="text-align:left;padding:2px 8px">what it does</th></tr>`)
 	for _, m := range magicTable() {
-		b.WriteString(`<tr><td style="padding:2px 8px"><code>`)
+		b.WriteString(`<tr><td style="text-align:left;padding:2px 8px"><code>`)
 		b.WriteString(html.EscapeString(m.Name))
-		b.WriteString(`</code></td><td style="padding:2px 8px"><code>`)
+		b.WriteString(`</code></td><td style="text-align:left;padding:2px 8px"><code>`)
 		b.WriteString(html.EscapeString(m.Syntax))
-		b.WriteString(`</code></td><td style="padding:2px 8px">`)
+		b.WriteString(`</code></td><td style="text-align:left;padding:2px 8px">`)
 		b.WriteString(html.EscapeString(m.Summary))
 		b.WriteString("</td></tr>")
 	}

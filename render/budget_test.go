@@ -3,6 +3,7 @@ package render
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/kernelscope/kernelscope/gpu/analysis"
@@ -76,5 +77,31 @@ func TestBundleBudget(t *testing.T) {
 		if html > htmlBudget {
 			t.Errorf("%s: HTML %d B over the %d B budget", name, html, htmlBudget)
 		}
+	}
+}
+
+// TestShownChartsOnly: only the charts the HTML shows are drawn: none for a
+// report at 100% occupancy, the three occupancy charts on %show occupancy,
+// none for a hidden occupancy section.
+func TestShownChartsOnly(t *testing.T) {
+	rep := goldenReport(t, "vector_add")
+	if rep.Occupancy == nil || rep.Occupancy.OccupancyPct < 100 {
+		t.Fatalf("vector_add: occupancy %+v, want 100%%", rep.Occupancy)
+	}
+	if n := len(shownCharts(rep, Options{})); n != 0 {
+		t.Errorf("%d charts drawn at 100%% occupancy", n)
+	}
+	if n := len(shownCharts(rep, Options{Requested: map[string]bool{"occupancy": true}})); n != 3 {
+		t.Errorf("%%show occupancy: %d charts drawn, want 3", n)
+	}
+	if n := len(shownCharts(rep, Options{Requested: map[string]bool{"occupancy": true}, Show: map[string]bool{"occupancy": false}})); n != 0 {
+		t.Errorf("hidden occupancy section: %d charts drawn", n)
+	}
+	h, err := ShownHTML(rep, Options{Requested: map[string]bool{"occupancy": true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(h, "<svg") != 3 {
+		t.Errorf("%%show occupancy: %d inline charts in the HTML, want 3", strings.Count(h, "<svg"))
 	}
 }

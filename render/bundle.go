@@ -48,6 +48,23 @@ func (o Options) shown(section string) bool {
 	return !ok || v
 }
 
+// shownCharts draws only the charts the HTML shows (drawing is most of a
+// report's rendering time): occupancy charts below 100% occupancy or on
+// %show occupancy, timing charts on %show timeline; no PNG.
+func shownCharts(rep *report.Report, opt Options) []report.Chart {
+	want := chartSet{
+		occupancy: opt.shown("occupancy") && rep.Occupancy != nil && (opt.requested("occupancy") || rep.Occupancy.OccupancyPct < 100),
+		timing:    opt.shown("timeline") && opt.requested("timeline"),
+	}
+	return reportCharts(drawSelected(rep, want, chart.WithoutPNG()))
+}
+
+// ShownHTML is HTML with only the charts it shows drawn (what Bundle and
+// `kernelscope run --html` use).
+func ShownHTML(rep *report.Report, opt Options) (string, error) {
+	return HTML(rep, shownCharts(rep, opt), opt)
+}
+
 // Bundle renders a report into a Jupyter MIME bundle: HTML, plain text and
 // the JSON report. No image goes in the bundle itself: a front end that cannot
 // show HTML (jupyter console) would open it in an image viewer for every cell;
@@ -56,13 +73,7 @@ func Bundle(rep *report.Report, opt Options) (map[string]any, error) {
 	if opt.ID == "" {
 		opt.ID = newID()
 	}
-	// Only the charts the HTML shows are drawn (drawing is most of a report's rendering time).
-	want := chartSet{
-		occupancy: opt.shown("occupancy") && rep.Occupancy != nil && (opt.requested("occupancy") || rep.Occupancy.OccupancyPct < 100),
-		timing:    opt.shown("timeline") && opt.requested("timeline"),
-	}
-	drawn := drawSelected(rep, want, chart.WithoutPNG())
-	html, err := HTML(rep, reportCharts(drawn), opt)
+	html, err := ShownHTML(rep, opt)
 	if err != nil {
 		return nil, err
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/kernelscope/kernelscope/gpu/arch"
 	"github.com/kernelscope/kernelscope/gpu/hints"
 	"github.com/kernelscope/kernelscope/gpu/ptx"
+	"github.com/kernelscope/kernelscope/gpu/sass"
 )
 
 //go:embed assets/report.css
@@ -109,8 +110,19 @@ func (w *htmlWriter) section(key, title string, open bool) {
 	if open {
 		o = " open"
 	}
-	w.printf(`<details class="ks-section ks-%s" data-section="%s"%s><summary>%s</summary><div class="ks-body">`, key, key, o, esc(title))
+	name, rest, _ := strings.Cut(title, " · ")
+	if rest != "" {
+		rest = " · " + esc(rest)
+	}
+	w.printf(`<details class="ks-section ks-%s" data-section="%s"%s><summary style="display:block">%s<b>%s</b>%s</summary><div class="ks-body">`, key, key, o, triangle, esc(name), rest)
 }
+
+// triangle marks a section title without styles (an untrusted notebook drops
+// the report's CSS, and classic Notebook hides the browser's own marker); the
+// report's CSS hides it and draws its own, which turns when the section opens.
+// The summaries' inline display:block (kept by JupyterLab's sanitiser, which
+// drops the <style>) hides the browser's marker there, so only one shows.
+const triangle = `<span class="ks-tri">▸ </span>`
 
 func (w *htmlWriter) end() { w.printf("</div></details>") }
 
@@ -218,7 +230,7 @@ func (w *htmlWriter) hints(rep *report.Report) {
 		w.hint(rep, h)
 	}
 	if len(rest) > 0 {
-		w.printf(`<details class="ks-more"><summary>%d more: %s</summary>`, len(rest), esc(hintRules(rest)))
+		w.printf(`<details class="ks-more"><summary style="display:block">%s%d more: %s</summary>`, triangle, len(rest), esc(hintRules(rest)))
 		for _, h := range rest {
 			w.hint(rep, h)
 		}
@@ -535,6 +547,7 @@ func (w *htmlWriter) source(rep *report.Report, opt Options) {
 	}
 	w.section("source", title, true)
 	w.printf(`<div class="ks-cols">`)
+	docs := map[string]string{} // PTX (lower case) and SASS (upper case) opcodes met, for the hover titles
 	if rep.Source != "" && opt.shown("source") {
 		w.printf(`<div class="ks-col ks-cuda"><div class="ks-colhead"><span class="ks-src">CUDA · %s</span>%s</div><pre class="ks-code">`, esc(rep.SourceFile), mc.head())
 		for i, line := range strings.Split(strings.TrimRight(rep.Source, "\n"), "\n") {
@@ -553,13 +566,12 @@ func (w *htmlWriter) source(rep *report.Report, opt Options) {
 	if opt.shown("ptx") {
 		w.printf(`<div class="ks-col ks-ptx"><div class="ks-colhead"><span class="ks-src">PTX <label class="ks-dim ks-small"><input type="checkbox" class="ks-noisetoggle"> .loc, comments</label></span>%s</div><pre class="ks-code">`, mc.head())
 		lines := strings.Split(strings.TrimRight(rep.PTX, "\n"), "\n")
-		docs := map[string]string{}
 		others, skipTo := otherFunctions(lines, rep.Kernel), 0
 		for i, line := range lines {
 			n := i + 1
 			if strings.HasPrefix(strings.TrimSpace(line), ".section") && strings.Contains(line, ".debug") {
 				// DWARF sections are long and say nothing to a reader; the JSON report keeps the full PTX.
-				w.printf(`<div class="ks-ln ks-dim ks-noise"><span class="ks-no">%d</span><span class="ks-src">… %d lines of debug sections not shown</span></div>`, n, len(lines)-i)
+				w.printf(`<div class="ks-ln ks-dim ks-noise" hidden style="display:none"><span class="ks-no">%d</span><span class="ks-src">… %d lines of debug sections not shown</span></div>`, n, len(lines)-i)
 				break
 			}
 			if r, ok := others[n]; ok {
@@ -570,8 +582,11 @@ func (w *htmlWriter) source(rep *report.Report, opt Options) {
 				continue
 			}
 			s, ok := stat[n]
+			// Noise lines are hidden for readers without the report's CSS: the hidden
+			// attribute (classic Notebook's sanitiser keeps it) and an inline display
+			// (JupyterLab's keeps that); the CSS's checkbox rule overrides both.
 			if !ok && isNoisePTX(line) {
-				w.printf(`<div class="ks-ln ks-noise" data-pl="%d"><span class="ks-no">%d </span><span class="ks-src">%s</span></div>`, n, n, esc(line))
+				w.printf(`<div class="ks-ln ks-noise" data-pl="%d" hidden style="display:none"><span class="ks-no">%d </span><span class="ks-src">%s</span></div>`, n, n, esc(line))
 				continue
 			}
 			var m *lineMetrics
@@ -602,16 +617,16 @@ func (w *htmlWriter) source(rep *report.Report, opt Options) {
 				cls, n, esc(cl), nt, n, highlightPTX(line, docs), m.cells(maxExec, mc))
 		}
 		w.printf(`</pre></div>`)
-		w.opDocs(docs)
 	}
 	if rep.SASS != "" && opt.shown("sass") {
 		w.printf(`<div class="ks-col ks-sass"><div class="ks-colhead">SASS</div><pre class="ks-code">`)
 		for _, l := range sassLines(rep.SASS, rep.SourceFile) {
-			w.printf(`<div class="ks-ln" data-cl="%d"><span class="ks-src">%s</span></div>`, l.cudaLine, esc(l.text))
+			w.printf(`<div class="ks-ln" data-cl="%d"><span class="ks-src">%s</span></div>`, l.cudaLine, highlightSASS(l.text, docs))
 		}
 		w.printf(`</pre></div>`)
 	}
 	w.printf(`</div>`)
+	w.opDocs(docs)
 	if rep.SASS == "" && opt.requested("sass") {
 		w.printf(`<p class="ks-dim ks-small">No SASS: it needs nvcc and cuobjdump (CUDA toolkit), which this machine does not have; the PTX came from %s.</p>`, esc(rep.Toolchain))
 	}
@@ -687,6 +702,27 @@ func highlightPTX(line string, docs map[string]string) string {
 		fmt.Fprintf(&b, `<span class="c">%s</span>`, esc(comment))
 	}
 	return b.String()
+}
+
+// sassOpRE finds the opcode of a SASS instruction line: address, optional guard, opcode.
+var sassOpRE = regexp.MustCompile(`^(\s*/\*[0-9a-f]{4,}\*/\s*(?:@!?U?P[T0-9]+\s+)?)([A-Z][A-Z0-9_]*)`)
+
+// highlightSASS marks the opcode of a SASS instruction line for the hover
+// docs (gpu/sass's table, collected into docs); other lines stay plain text.
+func highlightSASS(line string, docs map[string]string) string {
+	m := sassOpRE.FindStringSubmatchIndex(line)
+	if m == nil {
+		return esc(line)
+	}
+	op := line[m[4]:m[5]]
+	if d, ok := sass.OpcodeDoc(op); ok && docs != nil {
+		docs[op] = d.Summary
+	}
+	end := m[5]
+	for end < len(line) && line[end] != ' ' && line[end] != '\t' {
+		end++
+	}
+	return esc(line[:m[4]]) + `<span class="ks-op" data-op="` + esc(op) + `">` + esc(line[m[4]:end]) + `</span>` + esc(line[end:])
 }
 
 // opDocs writes the opcode summaries a report's PTX uses, as JSON for the script's hover titles.
@@ -1016,7 +1052,7 @@ func (w *htmlWriter) trace(rep *report.Report) error {
 	if rep.Trace.Truncated {
 		w.printf(` <span class="ks-dim">(recording stopped at the step limit)</span>`)
 	}
-	w.printf(` <button class="ks-atline" disabled title="click a CUDA or PTX line in the Source section, then jump to the next recorded step at it">next step at a clicked line</button></div><div class="ks-stepview"></div></div>`)
+	w.printf(` <button class="ks-atline" disabled title="click a CUDA or PTX line in the Source section, then jump to the next recorded step at it">next step at a clicked line</button></div><div class="ks-stepview"><p class="ks-dim">The steps are drawn by the report's script, which runs once the notebook is trusted (File ▸ Trust Notebook in classic Notebook; JupyterLab asks when the notebook opens) and in an HTML export.</p></div></div>`)
 	// JSON inside a script element: escape "</" so the data cannot close it.
 	w.printf(`<script type="application/json" class="ks-trace-data">%s</script>`, strings.ReplaceAll(string(data), "</", `<\/`))
 	w.end()

@@ -4,7 +4,9 @@
 #   gpu/analysis  BenchmarkAnalysis* (the full analysis: thread-instructions per
 #                 wall second and per CPU second)
 #   engine        BenchmarkEngineVectorAdd1M (a cell through Engine.Execute, clang included)
-#   render        BenchmarkBundle (charts, HTML, JSON and text of one cell)
+#   render        BenchmarkBundle (HTML, JSON and text of one cell, default sections: only the
+#                 charts it shows), BenchmarkBundleCharts (every chart asked for: %show
+#                 occupancy timeline); both against issue 15's budget of 50 ms per cell
 #   gpu/mem       BenchmarkSharedWavefronts, gpu/analysis BenchmarkSummarise (each
 #                 with the implementation it replaced, in the same binary)
 #
@@ -51,7 +53,7 @@ fi
 groups="gpu/sim sim ^Benchmark(MatmulTiled|VectorAdd1M)$ 5x
 gpu/analysis analysis ^BenchmarkAnalysis 1x
 engine engine ^BenchmarkEngineVectorAdd1M$ 1x
-render render ^BenchmarkBundle$ 5x"
+render render ^BenchmarkBundle(Charts)?$ 5x"
 
 for side in $sides; do
   dir=$newdir
@@ -118,6 +120,12 @@ for name in data[sides[-1]]:
             row += f"   {r:6.2f}x"
         n = len(vals[-1])
         print(row + f"   (n={n})")
+bundles = [n for n in data[sides[-1]] if n.startswith("BenchmarkBundle") and data[sides[-1]][n].get("ns/op")]
+if bundles:
+    print("\nrendering one cell (render.Bundle), budget 50 ms per cell (issue 15):")
+    for name in bundles:
+        ms = statistics.median(data[sides[-1]][name]["ns/op"]) / 1e6
+        print(f"{name:34} {ms:8.1f} ms/op (wall, median)   {'within' if ms <= 50 else 'OVER'} budget")
 micro = load(f"{out}/micro.txt")
 if micro:
     print("\nsame-binary comparisons (implementation it replaced vs new):")

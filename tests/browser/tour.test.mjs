@@ -257,6 +257,7 @@ async function main() {
   });
   try {
     await live(ctx);
+    await untrusted(ctx);
     await exported(ctx);
   } finally {
     await ctx.close();
@@ -339,10 +340,104 @@ async function live(ctx) {
   await shootReport(page, "live-report.png");
   await checkCompact(page, "live");
   await checkWidget(page, "live");
+  const tri = await page.evaluate(() => Array.from(document.querySelectorAll(".ks-report summary > .ks-tri"))
+    .filter((t) => getComputedStyle(t).display !== "none").length);
+  check(tri === 0, "live: the text triangles for style-less readers are hidden by the report's CSS (it draws its own)", `${tri} shown`);
+  // PTX noise (.loc, comments): hidden, and shown by the column's checkbox (the CSS overrides the hidden attribute).
+  const noise = page.locator(".ks-report").filter({ has: page.locator(".ks-ptx .ks-noisetoggle") }).first();
+  if (await noise.count()) {
+    await noise.evaluate((r) => { r.querySelector("details.ks-source").open = true; });
+    const shown = () => noise.evaluate((r) => Array.from(r.querySelectorAll(".ks-ptx .ks-ln.ks-noise")).filter((e) => e.getClientRects().length > 0).length);
+    const before = await shown();
+    await noise.locator(".ks-ptx .ks-noisetoggle").check();
+    const after = await shown();
+    await noise.locator(".ks-ptx .ks-noisetoggle").uncheck();
+    check(before === 0 && after > 0 && await shown() === 0, "live: PTX noise lines hidden until the checkbox shows them", `${before} → ${after}`);
+  }
   check(errors.length === 0, "live: no JavaScript errors on the page", errors.join(" | ").slice(0, 500));
 
   await page.evaluate(() => Jupyter.notebook.save_notebook());
   await page.waitForFunction(() => !Jupyter.notebook.dirty, null, { timeout: 30000 });
+  await page.close();
+}
+
+// The notebook live() saved, opened before "Trust" in classic Notebook 6: a changed copy
+// (its signature no longer matches), so the notebook sanitises every HTML output: no
+// <style>, no style attributes, no script. The report must still read: its summary line,
+// every section with a bold title and a text triangle, the open sections' text, no
+// closed section that opens onto nothing (the trace says why its steps need the script).
+async function untrusted(ctx) {
+  const name = "untrusted-" + NOTEBOOK;
+  const doc = JSON.parse(fs.readFileSync(path.join(NBDIR, NOTEBOOK), "utf8"));
+  doc.metadata.kernelscope_test = "an edited copy: its signature no longer matches";
+  fs.writeFileSync(path.join(NBDIR, name), JSON.stringify(doc, null, 1));
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(`${URL_}/notebooks/${name}?token=${TOKEN}`);
+  await page.waitForFunction(() => window.Jupyter && Jupyter.notebook && Jupyter.notebook._fully_loaded, null, { timeout: 60000 });
+  await page.waitForTimeout(500);
+  const trusted = await page.evaluate(() => Jupyter.notebook.trusted);
+  check(trusted === false, "untrusted: the edited copy opens untrusted", String(trusted));
+  await page.evaluate(() => Jupyter.notebook.get_cells().forEach((c) => { if (c.output_area) c.output_area.unscroll_area(); }));
+  const reps = await page.locator(".ks-report").evaluateAll((els) => els.map((r) => {
+    const visible = (e) => e && e.getClientRects().length > 0 && e.textContent.trim() !== "";
+    const secs = Array.from(r.querySelectorAll(":scope > details.ks-section"));
+    return {
+      init: r.dataset.ksInit || "",
+      styles: r.querySelectorAll("style, script:not([type='application/json'])").length,
+      summary: visible(r.querySelector(".ks-summary")),
+      sections: secs.map((d) => {
+        const sum = d.querySelector(":scope > summary"), b = sum && sum.querySelector(":scope > b");
+        const body = d.querySelector(":scope > .ks-body");
+        return {
+          key: d.className, open: d.open,
+          title: sum ? sum.innerText.trim() : "",
+          bold: !!b && Number(getComputedStyle(b).fontWeight) >= 600 && b.textContent.trim() !== "",
+          body: d.open ? visible(body) : null,
+        };
+      }),
+    };
+  }));
+  const stored = reps.filter((r) => r.sections.length > 0);
+  check(stored.length === liveReports.filter((r) => r.sections.length > 0).length, `untrusted: all ${stored.length} reports with sections are there`, `${stored.length} vs ${liveReports.length} live`);
+  check(reps.every((r) => r.init === "" && r.styles === 0), "untrusted: the sanitiser removed the reports' styles and scripts (nothing ran)", JSON.stringify(reps.map((r) => [r.init, r.styles])));
+  const bad = [];
+  for (const [i, r] of stored.entries()) {
+    if (!r.summary) bad.push(`report ${i}: no summary line`);
+    for (const s of r.sections) {
+      if (!s.bold) bad.push(`report ${i} ${s.key}: title not bold`);
+      if (!/^▸ \S/.test(s.title)) bad.push(`report ${i} ${s.key}: no triangle in "${s.title.slice(0, 40)}"`);
+      if (s.open && !s.body) bad.push(`report ${i} ${s.key}: open but nothing readable`);
+    }
+  }
+  check(bad.length === 0, "untrusted: every section has a bold title with a text triangle, every open section reads", bad.slice(0, 6).join(" | "));
+  const noise = await page.evaluate(() => [document.querySelectorAll(".ks-report .ks-ptx .ks-ln.ks-noise").length,
+    Array.from(document.querySelectorAll(".ks-report .ks-ptx .ks-ln.ks-noise")).filter((e) => e.getClientRects().length > 0).length]);
+  check(noise[0] > 0 && noise[1] === 0, `untrusted: the ${noise[0]} PTX noise lines (.loc, comments) stay hidden without the report's CSS`, `${noise[1]} shown`);
+  // Open every closed section: none opens onto nothing; the trace says why its steps need the script.
+  const opened = await page.locator(".ks-report").evaluateAll((els) => els.flatMap((r, i) =>
+    Array.from(r.querySelectorAll(":scope > details.ks-section:not([open])")).map((d) => {
+      d.open = true;
+      const body = d.querySelector(":scope > .ks-body");
+      const text = body ? body.innerText.trim() : "";
+      const trace = d.classList.contains("ks-trace") ? (d.querySelector(".ks-stepview") || { innerText: "" }).innerText.trim() : null;
+      return { i, key: d.className, text: text.length, trace };
+    })));
+  const empty = opened.filter((o) => o.text < 20 || (o.trace !== null && !/trusted/.test(o.trace)));
+  check(opened.length > 0 && empty.length === 0, `untrusted: the ${opened.length} closed sections open onto readable text (the trace says its steps need a trusted notebook)`, JSON.stringify(empty.slice(0, 5)));
+  const vector = page.locator(".ks-report").filter({ has: page.locator(".ks-summary .ks-k", { hasText: /^vector_add$/ }) }).first();
+  if (await vector.count()) {
+    await vector.evaluate((r) => r.querySelectorAll(":scope > details.ks-section").forEach((d) => { d.open = ["correctness", "hints", "source"].some((k) => d.classList.contains("ks-" + k)); }));
+    // As shootReport does: a window tall enough for the whole report (#site scrolls under a fixed header).
+    const vp = page.viewportSize(), box = await vector.boundingBox();
+    await page.setViewportSize({ width: vp.width, height: Math.min(8000, Math.ceil(box.height) + 400) });
+    await page.waitForTimeout(300);
+    await vector.evaluate((e) => e.scrollIntoView({ block: "end" }));
+    await vector.screenshot({ path: path.join(SHOTS, `${SHOT_PREFIX}untrusted-report.png`) });
+    await page.setViewportSize(vp);
+  }
+  check(errors.length === 0, "untrusted: no JavaScript errors on the page", errors.join(" | ").slice(0, 500));
   await page.close();
 }
 

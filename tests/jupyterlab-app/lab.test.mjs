@@ -146,6 +146,71 @@ try {
     }
   }
 
+  // The budgets of issue 15 in JupyterLab: the 3-line kernel's report (vector_add) at most
+  // 1,100 px tall at a 1366 px wide window with the default sections, nothing wider than its output.
+  const compact = await page.evaluate(() => {
+    const r = Array.from(document.querySelectorAll(".jp-OutputArea-output .ks-report"))
+      .find((e) => Array.from(e.querySelectorAll(".ks-summary .ks-k")).some((k) => k.textContent.trim() === "vector_add"));
+    if (!r) return null;
+    const out = r.closest(".jp-OutputArea-output").getBoundingClientRect(), box = r.getBoundingClientRect();
+    const wide = Array.from(r.querySelectorAll("*")).filter((e) => e.scrollWidth > e.clientWidth + 1 &&
+      getComputedStyle(e).overflowX !== "visible" && e.clientWidth > 0).map((e) => `${e.className || e.tagName} ${e.scrollWidth}>${e.clientWidth}`).slice(0, 5);
+    const open = Array.from(r.querySelectorAll(":scope > details.ks-section")).filter((d) => d.open).map((d) => d.dataset.section);
+    return { height: Math.round(box.height), right: Math.round(box.right), outRight: Math.round(out.right), window: window.innerWidth, wide, open };
+  });
+  if (check(compact !== null, "a vector_add report in the notebook")) {
+    check(compact.window === 1366 && compact.height <= 1100, `the vector_add report is ${compact.height} px tall (at most 1,100) in a 1366 px wide JupyterLab`, JSON.stringify(compact));
+    check(compact.wide.length === 0 && compact.right <= compact.outRight, "the vector_add report does not overflow sideways in JupyterLab", JSON.stringify(compact));
+    check(compact.open.join() === "correctness,hints,source", "only correctness, hints and source are open by default", compact.open.join());
+    const r = page.locator(".jp-OutputArea-output .ks-report").filter({ has: page.locator(".ks-summary .ks-k", { hasText: /^vector_add$/ }) }).first();
+    await r.scrollIntoViewIfNeeded();
+    await r.evaluate((e) => e.scrollIntoView({ block: "start" }));
+    await page.screenshot({ path: shot("jupyterlab-app-report.png") });
+  }
+
+  // Tables read the same in JupyterLab as with only KernelScope's own styles: JupyterLab's
+  // .jp-RenderedHTMLCommon right-aligns every cell and centres tables; the %help table, the
+  // %compare table and every report table say their alignment themselves. Measured with
+  // JupyterLab's style sheets on, then off (the outputs' own <style> elements and inline styles stay):
+  // each cell's text-align and each table's left margin (JupyterLab's auto margins centre a table).
+  const align = await page.evaluate(() => {
+    const tables = Array.from(document.querySelectorAll(".jp-OutputArea-output .kernelscope-help table, .jp-OutputArea-output .ks-report table"));
+    const measure = () => tables.map((t) => {
+      return {
+        left: getComputedStyle(t).marginLeft,
+        cells: Array.from(t.rows).map((row) => Array.from(row.cells).map((c) => getComputedStyle(c).textAlign)),
+      };
+    });
+    const lab = measure();
+    const sheets = Array.from(document.styleSheets).filter((s) => !(s.ownerNode && s.ownerNode.closest && s.ownerNode.closest(".jp-OutputArea-output")));
+    sheets.forEach((s) => { s.disabled = true; });
+    const own = measure();
+    sheets.forEach((s) => { s.disabled = false; });
+    const bad = [];
+    const kinds = { help: 0, compare: 0, report: 0 };
+    tables.forEach((t, i) => {
+      const kind = t.closest(".kernelscope-help") ? "help" : t.classList.contains("ks-compare") ? "compare" : "report";
+      kinds[kind]++;
+      const name = `${kind} table ${t.className || ""} (${(t.rows[0]?.cells[0]?.textContent || "").slice(0, 20)})`;
+      if (lab[i].left !== own[i].left) bad.push(`${name}: left margin ${lab[i].left} in JupyterLab (centred), ${own[i].left} on its own`);
+      lab[i].cells.forEach((row, j) => row.forEach((al, k) => {
+        if (al !== own[i].cells[j][k]) bad.push(`${name} row ${j + 1} cell ${k + 1}: ${al} in JupyterLab, ${own[i].cells[j][k]} on its own`);
+        else if (k === 0 && !/^(left|start)$/.test(al)) bad.push(`${name} row ${j + 1}: the label column is ${al}`);
+      }));
+    });
+    return { kinds, bad: bad.slice(0, 8), n: bad.length };
+  });
+  check(align.kinds.help > 0 && align.kinds.compare > 0 && align.kinds.report > 0 && align.n === 0,
+    `the %help, %compare and report tables (${JSON.stringify(align.kinds)}) keep their own alignment in JupyterLab, labels left`, JSON.stringify(align));
+
+  // Opcode documentation on hover in every report (PTX, and SASS where a listing is shown).
+  const docs = await page.evaluate(() => {
+    const ops = Array.from(document.querySelectorAll(".jp-OutputArea-output .ks-report .ks-op"));
+    const missing = ops.filter((o) => !o.title || !o.title.startsWith(o.dataset.op + ": ")).map((o) => o.textContent);
+    return { n: ops.length, sass: document.querySelectorAll(".jp-OutputArea-output .ks-sass .ks-op").length, missing: missing.slice(0, 5) };
+  });
+  check(docs.n > 0 && docs.missing.length === 0, `all ${docs.n} opcodes (${docs.sass} SASS) have their documentation on hover in JupyterLab`, JSON.stringify(docs));
+
   // The trace widget, stepped in JupyterLab's output area.
   const report = page.locator(".jp-OutputArea-output .ks-report").filter({ has: page.locator(".ks-widget .ks-next") }).first();
   if (check(await report.count() === 1, "a report with a trace widget")) {
@@ -163,6 +228,22 @@ try {
     check(seen.size > 1, "the highlighted line moved while stepping", [...seen].join(" | "));
     await report.locator(".ks-prev").click();
     check((await read()).step === s1.step - 1, ".ks-prev stepped back");
+    // The step's lines stay in view: the CUDA and PTX lines of the step are lit inside their
+    // scrolled columns, and the step's code excerpt sits just above the lanes.
+    for (let i = 0; i < 8; i++) await report.locator(".ks-next").click();
+    const view = await report.evaluate((r) => {
+      const cur = Array.from(r.querySelectorAll(".ks-col .ks-ln.ks-cur"));
+      const out = cur.filter((e) => {
+        const a = e.getBoundingClientRect(), b = e.closest(".ks-col").getBoundingClientRect();
+        return a.top < b.top - 1 || a.bottom > b.bottom + 1;
+      }).map((e) => `${e.closest(".ks-col").className}:${e.dataset.pl || e.dataset.cl}`);
+      const now = r.querySelector(".ks-stepcode .ks-now"), lanes = r.querySelector(".ks-lanes");
+      const gap = now && lanes ? Math.round(lanes.getBoundingClientRect().top - now.getBoundingClientRect().bottom) : null;
+      const st = JSON.parse(r.querySelector(".ks-trace-data").textContent).steps[Number(r.querySelector("input.ks-step").value) - 1];
+      return { step: Number(r.querySelector("input.ks-step").value), lit: cur.length, out, gap, pl: st.pl, text: now ? now.textContent : "" };
+    });
+    check(view.lit > 0 && view.out.length === 0, `step ${view.step}: the step's ${view.lit} lit line(s) are in view in their columns`, JSON.stringify(view));
+    check(view.gap !== null && view.gap >= 0 && view.gap < 200 && view.text.includes("PTX " + view.pl), `step ${view.step}: the step's PTX line ${view.pl} is shown beside the lanes`, JSON.stringify(view));
     await page.screenshot({ path: shot("jupyterlab-app-widget.png") });
   }
   // The first report, as a JupyterLab user sees it.
