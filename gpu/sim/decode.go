@@ -804,7 +804,7 @@ func (fd *fnDecoder) inst1(in *ptx.Inst, idx int) (op, error) {
 		return fd.elect(in)
 	case "cp":
 		return fd.cpAsync(in)
-	case "mma", "ldmatrix", "stmatrix", "movmatrix", "wmma", "mbarrier":
+	case "mma", "ldmatrix", "stmatrix", "movmatrix", "wmma", "mbarrier", "wgmma":
 		return fd.tensor(in)
 	case "mov":
 		if len(in.Args) == 2 && (in.Args[0].Kind == ptx.OpVec || in.Args[1].Kind == ptx.OpVec) {

@@ -1,0 +1,113 @@
+package sim
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"os"
+	"testing"
+
+	"github.com/kernelscope/kernelscope/gpu/ptx"
+)
+
+// Warpgroup MMA against the H200 (testdata/measured/tensor2, recorded with
+// scripts/tensor2/device_run.sh): the probe kernels of scripts/tensor2/gen, from
+// nvcc's PTX (sm_90a) and from the project's clang path, simulated and compared
+// word for word with what the device wrote.
+
+const wgmmaDir = "../../testdata/measured/tensor2/"
+
+// wgmmaArith lists the arithmetic kernels: name, the mma.sync case file they read, D registers per thread.
+var wgmmaArith = []struct {
+	name, cases string
+	nd          int
+}{{"f16_f32", "f16_f32_k16", 4}, {"bf16_f32", "bf16_f32_k16", 4}, {"f16_f16", "f16_f16_k16", 2}, {"tf32", "tf32_k8", 4}}
+
+// wgmmaLayout lists the layout kernels and their D registers per thread.
+var wgmmaLayout = []struct {
+	name string
+	nd   int
+}{{"L_f16_n16_t00", 8}, {"L_f16_n16_t11", 8}, {"L_bf16_n256_t01", 128}, {"L_tf32_n16", 8}, {"L_f16acc_n32_t10", 8}}
+
+func readFileT(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// runWgmmaProbes simulates every probe kernel of m and returns the outputs by file stem.
+func runWgmmaProbes(t *testing.T, m *ptx.Module) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	for _, v := range wgmmaArith {
+		in := readTensor(t, "cases/"+v.cases+".in")
+		n := int(binary.LittleEndian.Uint32(in))
+		per := len(in)/4 - 2
+		per /= n * 32
+		buf := bytes.Repeat([]byte{0xff}, n*128*2*v.nd*4)
+		res, err := Launch(context.Background(), m, kernelNamed(t, m, "k_A_"+v.name), []Arg{{Buffer: in}, {Buffer: buf}, {Scalar: uint64(per)}},
+			Config{Grid: [3]int{n, 1, 1}, Block: [3]int{128, 1, 1}})
+		if err != nil {
+			t.Fatalf("A_%s: %v", v.name, err)
+		}
+		out["A_"+v.name] = res.Buffers[1]
+	}
+	for _, v := range wgmmaLayout {
+		in := readFileT(t, wgmmaDir+"cases/"+v.name+".in")
+		n := int(binary.LittleEndian.Uint32(in))
+		buf := bytes.Repeat([]byte{0xff}, n*128*v.nd*4)
+		res, err := Launch(context.Background(), m, kernelNamed(t, m, "k_"+v.name), []Arg{{Buffer: in}, {Buffer: buf}},
+			Config{Grid: [3]int{n, 1, 1}, Block: [3]int{128, 1, 1}})
+		if err != nil {
+			t.Fatalf("%s: %v", v.name, err)
+		}
+		out[v.name] = res.Buffers[1]
+	}
+	return out
+}
+
+// TestWgmmaH200 compares the simulated probes with the device's outputs.
+func TestWgmmaH200(t *testing.T) {
+	for _, src := range []string{"ptx/wgmma_probe.nvcc.sm_90a.ptx", "ptx/wgmma_kernels.clang.sm_90a.ptx"} {
+		m := parsePTXFile(t, wgmmaDir+src)
+		got := runWgmmaProbes(t, m)
+		for name, g := range got {
+			if msg := diffBytes(g, readFileT(t, wgmmaDir+"out/"+name+".out"), 4); msg != "" {
+				t.Errorf("%s %s: %s", src, name, msg)
+			}
+		}
+	}
+}
+
+// TestWgmmaSameAsMMA checks the recorded outputs against each other: on the H200, a
+// wgmma m64n8 fed with an mma.sync m16n8 case in each warp (A from registers and from
+// shared memory) gives, in every warp, the D that mma.sync gave for that case.
+func TestWgmmaSameAsMMA(t *testing.T) {
+	for _, v := range wgmmaArith {
+		wg := readFileT(t, wgmmaDir+"out/A_"+v.name+".out")
+		mma := readTensor(t, "out/"+v.cases+".out")
+		n := len(mma) / (32 * v.nd * 4)
+		if len(wg) != n*128*2*v.nd*4 {
+			t.Fatalf("%s: %d bytes, want %d", v.name, len(wg), n*128*2*v.nd*4)
+		}
+		diff := 0
+		for c := 0; c < n; c++ {
+			for tid := 0; tid < 128; tid++ {
+				lane := tid % 32
+				want := mma[(c*32+lane)*v.nd*4 : (c*32+lane+1)*v.nd*4]
+				o := wg[(c*128+tid)*2*v.nd*4:]
+				for form := 0; form < 2; form++ {
+					if !bytes.Equal(o[form*v.nd*4:(form+1)*v.nd*4], want) {
+						diff++
+					}
+				}
+			}
+		}
+		if diff != 0 {
+			t.Errorf("%s: %d of %d fragments differ from mma.sync", v.name, diff, n*128*2)
+		}
+	}
+}
