@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/kernelscope/kernelscope/gpu/ptx"
@@ -108,6 +109,57 @@ func TestWgmmaSameAsMMA(t *testing.T) {
 		}
 		if diff != 0 {
 			t.Errorf("%s: %d of %d fragments differ from mma.sync", v.name, diff, n*128*2)
+		}
+	}
+}
+
+// TestWgmmaErrors: unsupported forms and misuse are errors naming the PTX line.
+func TestWgmmaErrors(t *testing.T) {
+	head := header + `.visible .entry k(.param .u64 out)
+{
+	.reg .b32 %r<20>;
+	.reg .f32 %f<20>;
+	.reg .b64 %rd<6>;
+	.reg .pred %p<2>;
+	.shared .align 1024 .b8 sm[1024];
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r3, sm;
+	shr.u32 %r4, %r3, 4;
+	cvt.u64.u32 %rd1, %r4;
+	or.b64 %rd2, %rd1, 0x0002000000000000;
+	or.b64 %rd3, %rd1, 0x0000001000080000;
+	setp.eq.u32 %p1, %r1, %r1;
+`
+	tail := `
+	ret;
+}
+`
+	d4 := "{%f1,%f2,%f3,%f4}"
+	cases := []struct {
+		name, body string
+		block      int
+		kind       ErrorKind
+		msg        string
+	}{
+		{"fp8", `wgmma.mma_async.sync.aligned.m64n8k32.f32.e4m3.e4m3 ` + d4 + `, %rd1, %rd1, %p1, 1, 1; // BAD`, 128, Unsupported, "not modelled"},
+		{"bad n", `wgmma.mma_async.sync.aligned.m64n12k16.f32.f16.f16 ` + d4 + `, %rd1, %rd1, %p1, 1, 1, 0, 0; // BAD`, 128, Unsupported, "not modelled"},
+		{"operands", `wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 ` + d4 + `, %rd1, %rd1, %p1, 1, 1; // BAD`, 128, Unsupported, "immediates"},
+		{"scale", `wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 ` + d4 + `, %rd1, %rd1, %p1, 2, 1, 0, 0; // BAD`, 128, Unsupported, "1 or -1"},
+		{"incomplete warpgroup", `wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 ` + d4 + `, %rd3, %rd3, %p1, 1, 1, 0, 0; // BAD`, 64, Unsupported, "warpgroup"},
+		{"base offset", `wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 ` + d4 + `, %rd2, %rd3, %p1, 1, 1, 0, 0; // BAD`, 128, Unsupported, "base offset"},
+		{"out of shared", `or.b64 %rd4, %rd3, 0x0000010000000000;
+	wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 ` + d4 + `, %rd4, %rd3, %p1, 1, 1, 0, 0; // BAD`, 128, SharedOutOfRange, "shared"},
+	}
+	for _, c := range cases {
+		src := head + "\t" + c.body + tail
+		_, _, err := runOut(t, src, [3]int{1, 1, 1}, [3]int{c.block, 1, 1}, 32, Config{})
+		if err == nil {
+			t.Errorf("%s: no error", c.name)
+			continue
+		}
+		e := wantError(t, err, c.kind, lineOf(t, src, "BAD"))
+		if !strings.Contains(e.Error(), c.msg) {
+			t.Errorf("%s: message %q does not say %q", c.name, e.Error(), c.msg)
 		}
 	}
 }
