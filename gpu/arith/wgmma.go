@@ -11,7 +11,8 @@ import (
 type WGMMA struct {
 	N, K       int
 	A, B, C, D MMAElem
-	mma        MMA // the per-warp 16 x N x K product with the same types and model
+	mma        MMA  // the per-warp 16 x N x K product with the same types and model
+	fp8        bool // fp8 inputs: 13 bits kept in the alignment and in the f32 result (fitted, docs/tensor-cores.md)
 }
 
 // MaxWGMMAN is the largest N of a wgmma shape.
@@ -53,15 +54,23 @@ func ParseWGMMA(mods []string) (*WGMMA, error) {
 		ok = ok && m.K == 16 && d == ElemF32
 	case ElemTF32:
 		ok = ok && m.K == 8 && d == ElemF32
+	case ElemE4M3, ElemE5M2:
+		ok = m.N >= 8 && m.N <= MaxWGMMAN && m.N%8 == 0 && (b == ElemE4M3 || b == ElemE5M2) && m.K == 32 && d == ElemF32
 	default:
 		ok = false
 	}
 	if !ok {
-		return nil, fmt.Errorf("wgmma.mma_async.%s.%s is not modelled (supported: m64nNk16 .f32/.f16 with .f16, m64nNk16 .f32 with .bf16, m64nNk8 .f32 with .tf32, N = 8, 16, ... 256; fp8 .e4m3/.e5m2, integer and binary forms are not)",
+		return nil, fmt.Errorf("wgmma.mma_async.%s.%s is not modelled (supported: m64nNk16 .f32/.f16 with .f16, m64nNk16 .f32 with .bf16, m64nNk8 .f32 with .tf32, m64nNk32 .f32 with .e4m3/.e5m2 (not .f16), N = 8, 16, ... 256; integer and binary forms are not)",
 			shape, strings.Join(types, "."))
 	}
 	m.A, m.B, m.C, m.D = a, b, d, d
 	m.mma = MMA{M: 16, N: m.N, K: m.K, A: a, B: b, C: d, D: d, Model: DefaultModel(a, m.K)}
+	if a == ElemE4M3 || a == ElemE5M2 {
+		// fitted to the recorded fp8 cases (testdata/measured/tensor2): all 32 products and
+		// the accumulator in one step, aligned with 13 bits kept, the f32 sum cut to 13
+		// mantissa bits (toward zero)
+		m.fp8, m.mma.Model.F = true, 13
+	}
 	return m, nil
 }
 
@@ -87,8 +96,8 @@ func (m *WGMMA) ElemBytes() int { return m.A.Bits() / 8 }
 // 16 x K, b is K x N (row-major element bits), c is 16 x N or, with noC (scale-d
 // false), ignored. negA/negB are imm-scale-a/b of -1.
 func (m *WGMMA) Rows(a, b, c, d []uint64, negA, negB, noC bool) {
-	var ta [16 * 16]term
-	var tb [16]term
+	var ta [16 * 32]term
+	var tb [32]term
 	k := m.K
 	for i := 0; i < 16*k; i++ {
 		ta[i] = m.mma.input(m.A, flipSign(m.A, a[i], negA))
@@ -102,7 +111,11 @@ func (m *WGMMA) Rows(a, b, c, d []uint64, negA, negB, noC bool) {
 			if !noC {
 				cb = c[i*m.N+j]
 			}
-			d[i*m.N+j] = m.mma.dot(ta[i*k:(i+1)*k], tb[:k], cb)
+			v := m.mma.dot(ta[i*k:(i+1)*k], tb[:k], cb)
+			if m.fp8 && v>>23&0xff != 0xff {
+				v &^= 1<<10 - 1
+			}
+			d[i*m.N+j] = v
 		}
 	}
 }
@@ -113,3 +126,7 @@ func flipSign(e MMAElem, x uint64, neg bool) uint64 {
 	}
 	return x ^ 1<<uint(e.Bits()-1)
 }
+
+// fE4M3fin is e4m3 decoded as a plain binary format: its exponent field 15 holds
+// normal numbers (up to 448), and only S.1111.111 is NaN (handled by the caller).
+var fE4M3fin = fmtSpec{mant: 3, bias: 7, expMask: 0x1f, width: 8}

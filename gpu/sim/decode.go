@@ -637,6 +637,7 @@ func (fd *fnDecoder) address(o ptx.Operand, sp space) (addrSpec, space, error) {
 			return a, sp, fmt.Errorf("unknown register %s", o.Name)
 		}
 		a.reg = r
+		a.wrap = sp == spShared && fd.fn.regMask[r] == widthMask(32)
 		if sp == spParamKernel && !fd.fn.f.Entry {
 			sp = spParamFrame
 			a.frame = 2

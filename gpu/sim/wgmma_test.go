@@ -28,7 +28,7 @@ var wgmmaArith = []struct {
 var wgmmaLayout = []struct {
 	name string
 	nd   int
-}{{"L_f16_n16_t00", 8}, {"L_f16_n16_t11", 8}, {"L_bf16_n256_t01", 128}, {"L_tf32_n16", 8}, {"L_f16acc_n32_t10", 8}}
+}{{"L_f16_n16_t00", 8}, {"L_f16_n16_t11", 8}, {"L_bf16_n256_t01", 128}, {"L_tf32_n16", 8}, {"L_f16acc_n32_t10", 8}, {"L_e4m3_n16", 8}, {"L_e5m2_n16", 8}}
 
 func readFileT(t *testing.T, path string) []byte {
 	t.Helper()
@@ -141,7 +141,7 @@ func TestWgmmaErrors(t *testing.T) {
 		kind       ErrorKind
 		msg        string
 	}{
-		{"fp8", `wgmma.mma_async.sync.aligned.m64n8k32.f32.e4m3.e4m3 ` + d4 + `, %rd1, %rd1, %p1, 1, 1; // BAD`, 128, Unsupported, "not modelled"},
+		{"integer", `wgmma.mma_async.sync.aligned.m64n8k32.s32.s8.s8 ` + d4 + `, %rd1, %rd1, %p1, 1, 1; // BAD`, 128, Unsupported, "not modelled"},
 		{"bad n", `wgmma.mma_async.sync.aligned.m64n12k16.f32.f16.f16 ` + d4 + `, %rd1, %rd1, %p1, 1, 1, 0, 0; // BAD`, 128, Unsupported, "not modelled"},
 		{"operands", `wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 ` + d4 + `, %rd1, %rd1, %p1, 1, 1; // BAD`, 128, Unsupported, "immediates"},
 		{"scale", `wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 ` + d4 + `, %rd1, %rd1, %p1, 2, 1, 0, 0; // BAD`, 128, Unsupported, "1 or -1"},
