@@ -163,3 +163,24 @@ func TestWgmmaErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestWgmmaGemmH200 runs the course-style wgmma GEMM tile (src/wgmma_gemm.cu through the
+// project's clang path: 128B-swizzled K-major A and MN-major B, 4 k16 steps per 64-wide
+// slice) on the inputs of the recorded mma.sync GEMM and compares it with what the H200's
+// mma.sync GEMM wrote for them (testdata/measured/tensor/out/mma_gemm.out). Both sum each
+// element over k16 blocks in k order from zero, and wgmma's arithmetic was measured to be
+// mma.sync's (TestWgmmaSameAsMMA), so the H200 output is the expected one. This kernel
+// itself was not run on the device.
+func TestWgmmaGemmH200(t *testing.T) {
+	const n = 64
+	m := parsePTXFile(t, wgmmaDir+"ptx/wgmma_gemm.clang.sm_90a.ptx")
+	c := make([]byte, n*n*4)
+	args := []Arg{{Buffer: readTensor(t, "gemm/a_f16.bin")}, {Buffer: readTensor(t, "gemm/b_f16.bin")}, {Buffer: c}, {Scalar: n}, {Scalar: n}, {Scalar: n}}
+	res, err := Launch(context.Background(), m, "wgmma_gemm", args, Config{Grid: [3]int{1, 1, 1}, Block: [3]int{128, 1, 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if msg := diffBytes(res.Buffers[2], readTensor(t, "out/mma_gemm.out"), 4); msg != "" {
+		t.Errorf("wgmma_gemm: %s", msg)
+	}
+}
