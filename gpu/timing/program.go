@@ -130,7 +130,7 @@ func NewProgramFuncs(tab *latency.Table, funcs ...*ptx.Func) (*Program, error) {
 				pi.Timing = tab.Lookup(nil)
 				continue
 			}
-			pi.Timing = tab.Lookup(in)
+			pi.Timing = wgmmaTiming(tab.Lookup(in), in) // wgmma.go
 			pi.Line = int(in.Pos.Line)
 			pi.Loc = in.Loc
 			pi.Text = in.Op
