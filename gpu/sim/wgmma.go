@@ -162,6 +162,8 @@ func (l *launcher) wgmmaExec(w *warp, pc int32, t *tensorOp, r []uint64) error {
 	g := t.wg
 	m := g.m
 	q := w.id % 4
+	w.wgmmaN++
+	w.wgmmaPC = pc
 	if w.id-q+3 >= l.nwarps {
 		return l.laneError(w, pc, 0, Unsupported, 0,
 			fmt.Sprintf("%s in warp %d, whose warpgroup (warps %d-%d) is incomplete: the block has %d warps", l.prog.info[pc].text, w.id, w.id-q, w.id-q+3, l.nwarps),
@@ -250,4 +252,32 @@ func (l *launcher) wgmmaLoad(w *warp, pc int32, r []uint64, dv val, name string,
 		}
 	}
 	return nil
+}
+
+// wgmmaBlockEnd checks, when a block has finished, that the 4 warps of each warpgroup
+// executed the same number of wgmma.mma_async (the instruction is .sync.aligned over
+// the warpgroup), and resets the counts.
+func (l *launcher) wgmmaBlockEnd(blk *block) error {
+	ws := blk.warps
+	var err error
+	for g := 0; g+3 < len(ws) && err == nil; g += 4 {
+		lo, hi := ws[g], ws[g]
+		for _, w := range ws[g : g+4] {
+			if w.wgmmaN < lo.wgmmaN {
+				lo = w
+			}
+			if w.wgmmaN > hi.wgmmaN {
+				hi = w
+			}
+		}
+		if lo.wgmmaN != hi.wgmmaN {
+			err = l.laneError(hi, hi.wgmmaPC, 0, Trap, 0,
+				fmt.Sprintf("%s: warp %d executed %d wgmma.mma_async, warp %d of the same warpgroup %d", l.prog.info[hi.wgmmaPC].text, hi.id, hi.wgmmaN, lo.id, lo.wgmmaN),
+				"all 4 warps of a warpgroup must execute each wgmma.mma_async together")
+		}
+	}
+	for _, w := range ws {
+		w.wgmmaN, w.wgmmaPC = 0, 0
+	}
+	return err
 }

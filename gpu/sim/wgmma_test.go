@@ -147,6 +147,10 @@ func TestWgmmaErrors(t *testing.T) {
 		{"scale", `wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 ` + d4 + `, %rd1, %rd1, %p1, 2, 1, 0, 0; // BAD`, 128, Unsupported, "1 or -1"},
 		{"incomplete warpgroup", `wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 ` + d4 + `, %rd3, %rd3, %p1, 1, 1, 0, 0; // BAD`, 64, Unsupported, "warpgroup"},
 		{"base offset", `wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 ` + d4 + `, %rd2, %rd3, %p1, 1, 1, 0, 0; // BAD`, 128, Unsupported, "base offset"},
+		{"one warp", `setp.lt.u32 %p1, %r1, 32;
+	@!%p1 bra SKIP;
+	wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 ` + d4 + `, %rd3, %rd3, 1, 1, 1, 0, 0; // BAD
+SKIP:`, 128, Trap, "same warpgroup"},
 		{"out of shared", `or.b64 %rd4, %rd3, 0x0000010000000000;
 	wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 ` + d4 + `, %rd4, %rd3, %p1, 1, 1, 0, 0; // BAD`, 128, SharedOutOfRange, "shared"},
 	}
