@@ -33,6 +33,9 @@ func (fd *fnDecoder) wgmmaDecode(in *ptx.Inst) (op, error) {
 	if len(in.Mods) == 0 {
 		return op{}, errors.New("wgmma needs .fence, .mma_async, .commit_group or .wait_group")
 	}
+	if t := fd.d.m.Target; len(t) > 0 && t[0] != "sm_90a" {
+		return op{}, fmt.Errorf("wgmma needs .target sm_90a, the module is for %s (ptxas rejects wgmma there; compile with --arch sm_90a)", t[0])
+	}
 	switch in.Mods[0] {
 	case "fence", "commit_group":
 		return op{kind: kNop}, nil

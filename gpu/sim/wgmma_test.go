@@ -115,7 +115,7 @@ func TestWgmmaSameAsMMA(t *testing.T) {
 
 // TestWgmmaErrors: unsupported forms and misuse are errors naming the PTX line.
 func TestWgmmaErrors(t *testing.T) {
-	head := header + `.visible .entry k(.param .u64 out)
+	head := strings.Replace(header, "sm_90\n", "sm_90a\n", 1) + `.visible .entry k(.param .u64 out)
 {
 	.reg .b32 %r<20>;
 	.reg .f32 %f<20>;
@@ -141,6 +141,7 @@ func TestWgmmaErrors(t *testing.T) {
 		kind       ErrorKind
 		msg        string
 	}{
+		{"target", `wgmma.fence.sync.aligned; // BAD`, 128, Unsupported, "sm_90a"},
 		{"integer", `wgmma.mma_async.sync.aligned.m64n8k32.s32.s8.s8 ` + d4 + `, %rd1, %rd1, %p1, 1, 1; // BAD`, 128, Unsupported, "not modelled"},
 		{"bad n", `wgmma.mma_async.sync.aligned.m64n12k16.f32.f16.f16 ` + d4 + `, %rd1, %rd1, %p1, 1, 1, 0, 0; // BAD`, 128, Unsupported, "not modelled"},
 		{"operands", `wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 ` + d4 + `, %rd1, %rd1, %p1, 1, 1; // BAD`, 128, Unsupported, "immediates"},
@@ -156,6 +157,9 @@ SKIP:`, 128, Trap, "same warpgroup"},
 	}
 	for _, c := range cases {
 		src := head + "\t" + c.body + tail
+		if c.name == "target" {
+			src = strings.Replace(src, "sm_90a\n", "sm_90\n", 1)
+		}
 		_, _, err := runOut(t, src, [3]int{1, 1, 1}, [3]int{c.block, 1, 1}, 32, Config{})
 		if err == nil {
 			t.Errorf("%s: no error", c.name)
