@@ -192,3 +192,39 @@ func TestWgmmaGemmH200(t *testing.T) {
 		t.Errorf("wgmma_gemm: %s", msg)
 	}
 }
+
+// BenchmarkWgmmaGemm simulates the wgmma GEMM tile (64x64x64, 16 wgmma.m64n64k16 per warp).
+func BenchmarkWgmmaGemm(b *testing.B) {
+	m := parsePTXFile(b, wgmmaDir+"ptx/wgmma_gemm.clang.sm_90a.ptx")
+	a, bb := make([]byte, 64*64*2), make([]byte, 64*64*2)
+	for i := range a {
+		a[i], bb[i] = byte(i*7), byte(i*13)
+	}
+	c := make([]byte, 64*64*4)
+	args := []Arg{{Buffer: a}, {Buffer: bb}, {Buffer: c}, {Scalar: 64}, {Scalar: 64}, {Scalar: 64}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Launch(context.Background(), m, "wgmma_gemm", args, Config{Grid: [3]int{1, 1, 1}, Block: [3]int{128, 1, 1}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestWgmmaNoAllocPerInstruction: the wgmma GEMM's allocations do not grow with K.
+func TestWgmmaNoAllocPerInstruction(t *testing.T) {
+	m := parsePTXFile(t, wgmmaDir+"ptx/wgmma_gemm.clang.sm_90a.ptx")
+	allocs := func(k int) float64 {
+		args := []Arg{{Buffer: make([]byte, 64*k*2)}, {Buffer: make([]byte, k*64*2)}, {Buffer: make([]byte, 64*64*4)}, {Scalar: 64}, {Scalar: 64}, {Scalar: uint64(k)}}
+		return testing.AllocsPerRun(2, func() {
+			if _, err := Launch(context.Background(), m, "wgmma_gemm", args,
+				Config{Grid: [3]int{1, 1, 1}, Block: [3]int{128, 1, 1}, Trace: TraceConfig{MaxSteps: -1}}); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	lo, hi := allocs(64), allocs(256)
+	t.Logf("%.0f allocations with K=64, %.0f with K=256", lo, hi)
+	if hi-lo > 64 {
+		t.Errorf("%.0f allocations with K=64, %.0f with K=256", lo, hi)
+	}
+}
