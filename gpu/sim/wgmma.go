@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/kernelscope/kernelscope/gpu/arith"
+	"github.com/kernelscope/kernelscope/gpu/mem"
 	"github.com/kernelscope/kernelscope/gpu/ptx"
 )
 
@@ -239,9 +240,19 @@ func (l *launcher) wgmmaLoad(w *warp, pc int32, r []uint64, dv val, name string,
 			"descriptors with a non-zero base offset (bits 49-51) are not modelled")
 	}
 	sh := w.blk.shared
+	t := 16 / eb
+	var chunks [32]uint64 // 16-byte rows read, handed to the checks 32 at a time
+	nc := 0
 	for i := 0; i < rows; i++ {
 		for kk := 0; kk < k; kk++ {
 			a := desc.addr(mn0+i, kk, mnMajor, eb)
+			if l.chk != nil && ((!mnMajor && kk%t == 0) || (mnMajor && (mn0+i)%t == 0)) {
+				chunks[nc] = a &^ 15
+				if nc++; nc == 32 {
+					l.chk.access(w, pc, ^uint32(0), &chunks, spShared, mem.Load, 16)
+					nc = 0
+				}
+			}
 			if a+uint64(eb) > uint64(len(sh)) {
 				return l.laneError(w, pc, 0, SharedOutOfRange, a,
 					fmt.Sprintf("%s: element (%d, %d) of %s at shared offset %#x (descriptor %#x)", l.prog.info[pc].text, mn0+i, kk, name, a, x),
@@ -253,6 +264,9 @@ func (l *launcher) wgmmaLoad(w *warp, pc int32, r []uint64, dv val, name string,
 			}
 			out[at(i, kk)] = v
 		}
+	}
+	if nc > 0 {
+		l.chk.access(w, pc, uint32(1)<<uint(nc)-1, &chunks, spShared, mem.Load, 16)
 	}
 	return nil
 }

@@ -228,3 +228,43 @@ func TestWgmmaNoAllocPerInstruction(t *testing.T) {
 		t.Errorf("%.0f allocations with K=64, %.0f with K=256", lo, hi)
 	}
 }
+
+// TestWgmmaChecks: the checks see wgmma's shared-memory reads: the GEMM tile is clean,
+// and a wgmma reading shared memory nobody wrote is an uninitialized read at its line.
+func TestWgmmaChecks(t *testing.T) {
+	m := parsePTXFile(t, wgmmaDir+"ptx/wgmma_gemm.clang.sm_90a.ptx")
+	args := []Arg{{Buffer: readTensor(t, "gemm/a_f16.bin")}, {Buffer: readTensor(t, "gemm/b_f16.bin")}, {Buffer: make([]byte, 64*64*4)}, {Scalar: 64}, {Scalar: 64}, {Scalar: 64}}
+	res, err := Launch(context.Background(), m, "wgmma_gemm", args, Config{Grid: [3]int{1, 1, 1}, Block: [3]int{128, 1, 1}, Check: allChecks})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Findings) != 0 {
+		t.Errorf("GEMM tile: %d findings, first %+v", len(res.Findings), res.Findings[0])
+	}
+	src := strings.Replace(header, "sm_90\n", "sm_90a\n", 1) + `.visible .entry k(.param .u64 out)
+{
+	.reg .b32 %r<8>;
+	.reg .f32 %f<8>;
+	.reg .b64 %rd<6>;
+	.shared .align 1024 .b8 sm[4096];
+	mov.u32 %r3, sm;
+	shr.u32 %r4, %r3, 4;
+	cvt.u64.u32 %rd1, %r4;
+	or.b64 %rd3, %rd1, 0x0000001000080000;
+	wgmma.fence.sync.aligned;
+	wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1,%f2,%f3,%f4}, %rd3, %rd3, 0, 1, 1, 0, 0; // BAD
+	ret;
+}
+`
+	pm, err := ptx.Parse("k.ptx", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err = Launch(context.Background(), pm, "k", []Arg{{Buffer: make([]byte, 8)}}, Config{Grid: [3]int{1, 1, 1}, Block: [3]int{128, 1, 1}, Check: allChecks})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Findings) == 0 || res.Findings[0].Kind != "uninitialized" || res.Findings[0].PTXLine != lineOf(t, src, "BAD") {
+		t.Errorf("findings %+v, want an uninitialized shared read at line %d", res.Findings, lineOf(t, src, "BAD"))
+	}
+}
