@@ -22,9 +22,11 @@ const (
 	ElemS8
 	ElemU8
 	ElemS32
+	ElemE4M3 // fp8 (wgmma only)
+	ElemE5M2 // fp8 (wgmma only)
 )
 
-var elemNames = [...]string{"", "f16", "bf16", "tf32", "f32", "f64", "s8", "u8", "s32"}
+var elemNames = [...]string{"", "f16", "bf16", "tf32", "f32", "f64", "s8", "u8", "s32", "e4m3", "e5m2"}
 
 // String is the PTX type name of the element type.
 func (e MMAElem) String() string { return elemNames[e] }
@@ -36,7 +38,7 @@ func (e MMAElem) Bits() int {
 		return 16
 	case ElemF64:
 		return 64
-	case ElemS8, ElemU8:
+	case ElemS8, ElemU8, ElemE4M3, ElemE5M2:
 		return 8
 	}
 	return 32
@@ -115,7 +117,7 @@ func ParseMMA(mods []string) (*MMA, error) {
 			}
 		default:
 			e := elemByName(s)
-			if e == ElemNone {
+			if e == ElemNone || e == ElemE4M3 || e == ElemE5M2 {
 				return nil, fmt.Errorf("modifier .%s is not modelled for mma (supported: f16, bf16, tf32, f64, s8, u8 with f16/f32/f64/s32 accumulators)", s)
 			}
 			types = append(types, e)
@@ -362,6 +364,13 @@ func (m *MMA) input(t MMAElem, x uint64) term {
 		return decodeTerm(&fF16, x)
 	case ElemBF16:
 		return decodeTerm(&fBF16, x)
+	case ElemE4M3:
+		if x&0x7f == 0x7f {
+			return term{nan: true}
+		}
+		return decodeTerm(&fE4M3fin, x) // no Inf: exponent 15 is a normal binade
+	case ElemE5M2:
+		return decodeTerm(&fE5M2, x)
 	case ElemTF32:
 		x &= 0xffffffff
 		if !m.Model.TF32RN || isNaNBits(&fF32, x) {
@@ -482,7 +491,7 @@ func (m *MMA) dot(a, b []term, cBits uint64) uint64 {
 	if m.D == ElemF16 && md.F16StepF16 {
 		stepFmt = &fF16
 	}
-	var terms [17]term // the accumulator and at most 16 products (float K <= 16)
+	var terms [33]term // the accumulator and at most 32 products (float K <= 32: wgmma fp8)
 	var bitsOut uint64
 	for k0 := 0; k0 < len(a); k0 += g {
 		n := 0

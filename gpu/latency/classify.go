@@ -313,6 +313,9 @@ func Classify(in *ptx.Inst) Class {
 		if in.Op == "wmma" && len(in.Mods) > 0 && in.Mods[0] != "mma" { // wmma.load / wmma.store
 			return tensorMem(in)
 		}
+		if in.Op == "wgmma" && len(in.Mods) > 0 && in.Mods[0] != "mma_async" {
+			return ClassNop // wgmma.fence / commit_group / wait_group: the simulator completes a wgmma when issued (modelled)
+		}
 		return ClassTensor
 	case "ldmatrix", "stmatrix":
 		return tensorMem(in)

@@ -135,6 +135,10 @@ func TestClassify(t *testing.T) {
 		{"fence.acq_rel.cta;", ClassMembarCTA},
 		{"ret;", ClassCall},
 		{"exit;", ClassExit},
+		{"wgmma.fence.sync.aligned;", ClassNop},
+		{"wgmma.commit_group.sync.aligned;", ClassNop},
+		{"wgmma.wait_group.sync.aligned 0;", ClassNop},
+		{"wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %p1, 1, 1, 0, 0;", ClassTensor},
 	}
 	tab, err := For("sm_90")
 	if err != nil {

@@ -28,6 +28,9 @@ func (l *launcher) memory(w *warp, o *op, pc int32, exec uint32, r []uint64) err
 		if o.addr.reg >= 0 {
 			a += r[int(o.addr.reg)*32+lane]
 		}
+		if o.addr.wrap {
+			a = uint64(uint32(a))
+		}
 		addr[lane] = a
 	}
 	kind := mem.Load

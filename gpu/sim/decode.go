@@ -143,6 +143,7 @@ func (fd *fnDecoder) address(o ptx.Operand, sp space) (addrSpec, space, error) {
 			return a, sp, fmt.Errorf("unknown register %s", o.Name)
 		}
 		a.reg = r
+		a.wrap = sp == spShared && fd.fn.regMask[r] == widthMask(32)
 		if sp == spParamKernel && !fd.fn.f.Entry {
 			sp = spParamFrame
 			a.frame = 2
@@ -281,7 +282,7 @@ func (fd *fnDecoder) inst1(in *ptx.Inst, idx int) (op, error) {
 		return fd.elect(in)
 	case "cp":
 		return fd.cpAsync(in)
-	case "mma", "ldmatrix", "stmatrix", "movmatrix", "wmma", "mbarrier":
+	case "mma", "ldmatrix", "stmatrix", "movmatrix", "wmma", "mbarrier", "wgmma":
 		return fd.tensor(in)
 	case "mov":
 		if len(in.Args) == 2 && (in.Args[0].Kind == ptx.OpVec || in.Args[1].Kind == ptx.OpVec) {

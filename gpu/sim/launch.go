@@ -243,6 +243,9 @@ func (l *launcher) runBlock(b int) error {
 			}
 		}
 		if remaining == 0 {
+			if err := l.wgmmaBlockEnd(blk); err != nil {
+				return err
+			}
 			if l.chk != nil {
 				l.chk.endBlock(blk)
 			}

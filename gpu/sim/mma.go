@@ -26,6 +26,7 @@ const (
 	tcWmmaLoad
 	tcWmmaStore
 	tcWmmaMMA
+	tcWgmma // wgmma.mma_async (wgmma.go)
 )
 
 // tensorOp is the decoded form of a warp-level matrix instruction.
@@ -40,6 +41,7 @@ type tensorOp struct {
 	hasStride  bool
 	wm         *wmmaFrag // wmma.load/store: the fragment
 	wa, wb, wc *wmmaFrag // wmma.mma: operand fragments
+	wg         *wgmmaOp  // wgmma.mma_async
 }
 
 // tensor lowers mma, ldmatrix, stmatrix, movmatrix and wmma.
@@ -53,6 +55,8 @@ func (fd *fnDecoder) tensor(in *ptx.Inst) (op, error) {
 		return fd.movMatrix(in)
 	case "mbarrier":
 		return fd.mbarrierOp(in)
+	case "wgmma":
+		return fd.wgmmaDecode(in)
 	}
 	return fd.wmmaOp(in)
 }
@@ -226,6 +230,8 @@ func (l *launcher) tensorExec(w *warp, o *op, pc int32, exec uint32, r []uint64)
 		return l.wmmaMem(w, o, pc, r)
 	case tcWmmaMMA:
 		l.wmmaExec(t, r)
+	case tcWgmma:
+		return l.wgmmaExec(w, pc, t, r)
 	}
 	return nil
 }

@@ -112,6 +112,7 @@ type addrSpec struct {
 	reg   int32  // base register, -1 for none
 	imm   uint64 // offset, or symbol address plus offset
 	frame uint8  // 0 absolute, 1 + frame local base, 2 + frame param base
+	wrap  bool   // a 32-bit base register in a state space: the address wraps at 32 bits, as in hardware
 }
 
 // variants in op.sub.

@@ -60,6 +60,8 @@ type warp struct {
 	issued    int64
 	traced    bool
 	issues    []Issue // what the warp issued in this block, when Config.Issues is set
+	wgmmaN    int32   // wgmma.mma_async executed in this block (wgmma.go)
+	wgmmaPC   int32   // pc of the last one
 }
 
 // top returns the current pc, reconvergence pc and active mask.

@@ -1,0 +1,38 @@
+package timing
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kernelscope/kernelscope/gpu/latency"
+	"github.com/kernelscope/kernelscope/gpu/ptx"
+)
+
+// Warpgroup MMA timing (docs/tensor-cores.md, "wgmma"). On the H200 one
+// wgmma.m64n64k16.f32.f16 keeps the tensor pipe of each of the 4 sub-partitions busy
+// for 32 cycles (4 warpgroups: 127.9 cycles per round of 4, testdata/measured/tensor2
+// run.txt) and a dependent chain runs at 98 cycles per instruction. The pipe time is
+// taken as N/2 cycles for every dense shape (f16/bf16 k16, tf32 k8 and fp8 k32 do the
+// same work per cycle at their rates; only N = 64 f16 was measured) and the latency as
+// 98 cycles for all (measured at N = 64 only).
+const (
+	wgmmaLatency = 98 // cycles, dependent wgmma.m64n64k16 chain (measured)
+)
+
+// wgmmaTiming returns the timing of a wgmma.mma_async (the table's tensor timing with
+// the pipe time and latency of a warpgroup MMA of its N), or t unchanged for others.
+func wgmmaTiming(t latency.Timing, in *ptx.Inst) latency.Timing {
+	if in == nil || in.Op != "wgmma" || len(in.Mods) == 0 || in.Mods[0] != "mma_async" {
+		return t
+	}
+	for _, m := range in.Mods {
+		var n, k int
+		if strings.HasPrefix(m, "m64n") {
+			if _, err := fmt.Sscanf(m, "m64n%dk%d", &n, &k); err == nil && n >= 8 {
+				t.IssueCycles = n / 2
+				t.Latency = wgmmaLatency
+			}
+		}
+	}
+	return t
+}
