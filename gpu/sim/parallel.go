@@ -1,0 +1,429 @@
+package sim
+
+import (
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/kernelscope/kernelscope/gpu/mem"
+)
+
+// Parallel block scheduling.
+//
+// Blocks are simulated by GOMAXPROCS workers, each block in a blockSlot of its
+// own (block state, counters, printf buffer, checker, memory-access log).
+// Everything whose outcome depends on order is committed in block order, so
+// a race-free kernel gives the same bytes, counters, findings, printf text,
+// memory-model outcomes and timing feed whatever the number of workers:
+//
+//   - A block is the head when every block before it (in run order) has
+//     been committed. The head calls the memory observer directly; any other
+//     block logs its accesses and the log is replayed, in order, when the
+//     block becomes the head or is committed. So the cache model's shared L2
+//     and the timing model see exactly the serial order of accesses.
+//   - Instructions whose result depends on other blocks (global or generic
+//     atom/red, and volatile/relaxed/acquire/release loads and stores outside
+//     shared memory) wait until their block is the head. Global atomics
+//     therefore execute in serial block order: their return values and
+//     float sums are those of a serial run.
+//   - Counters, statistics, printf text, failed asserts and check findings
+//     are kept per block and merged at commit; Issues streams are handed to
+//     Config.Issues at commit, in block order.
+//   - The budget is checked against the exact count of the blocks before
+//     (known at the head); a block that is not the head records its check
+//     points and the first one past the budget is the error, as in a serial
+//     run.
+//   - The error of a launch is the one of the first failing block in run
+//     order; later blocks are dropped.
+//
+// Checks that keep state across blocks (the global race check and the
+// initialisation check of empty() buffers) run with one worker.
+
+// errStopped ends a block that another block's error made useless.
+var errStopped = &Error{Kind: Interrupted, PC: -1, Msg: "stopped", noWhere: true}
+
+// maxLogAccesses bounds the logged accesses of a block that is not the head
+// (about 20 MB); a block whose log fills waits to become the head.
+const maxLogAccesses = 1 << 16
+
+// maxCheckpoints bounds a block's recorded budget check points.
+const maxCheckpoints = 1 << 16
+
+// checkpoint is a budget check of a block that was not the head.
+type checkpoint struct {
+	threads int64
+	warp    int
+	pc      int32
+}
+
+// blockSlot is the state of one block being run, until it is committed.
+type blockSlot struct {
+	c        *coord
+	l        *launcher // the blockSlot's own launcher state (counters, block, printf)
+	pos      int       // position in run order
+	lin      int       // linear block index
+	head     bool      // every earlier block is committed
+	done     bool
+	err      error
+	log      []mem.Access
+	ckpts    []checkpoint
+	ownCheck bool // l.chk is the blockSlot's own (merged at commit)
+}
+
+// coord coordinates the workers of one launch.
+type coord struct {
+	base      *launcher
+	nblocks   int
+	mu        sync.Mutex
+	cond      *sync.Cond
+	next      atomic.Int64 // position of the next block to commit
+	committed atomic.Int64 // thread-instructions of the committed blocks
+	dispatch  atomic.Int64 // next position to hand out
+	stop      atomic.Bool  // a block failed: hand out no more
+	commiting bool
+	ring      []*blockSlot
+	free      chan *blockSlot
+	err       error
+	onMem     func(*mem.Access) // the caller's memory observer
+	gated     []bool            // per pc: must run at the head
+}
+
+// workers is how many blocks run at once.
+func (l *launcher) workers() int {
+	n := runtime.GOMAXPROCS(0)
+	if n > l.nblocks {
+		n = l.nblocks
+	}
+	if k := l.chk; k != nil && (k.global || l.heap.anyUndef()) {
+		n = 1
+	}
+	return max(n, 1)
+}
+
+// anyUndef reports whether some allocation tracks undefined bytes.
+func (h *heap) anyUndef() bool {
+	for _, a := range h.allocs {
+		if a.undef != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// gatedOps marks the instructions that must run at the head: those whose
+// outcome can depend on other blocks.
+func gatedOps(p *program) []bool {
+	g := make([]bool, len(p.info))
+	for pc, in := range p.info {
+		t := in.text
+		local := strings.Contains(t, ".shared") || strings.Contains(t, ".local") || strings.Contains(t, ".param") || strings.Contains(t, ".const")
+		switch {
+		case strings.HasPrefix(t, "atom.") || strings.HasPrefix(t, "red."):
+			g[pc] = !local
+		case strings.HasPrefix(t, "ld.") || strings.HasPrefix(t, "st."):
+			ordered := strings.Contains(t, ".volatile") || strings.Contains(t, ".relaxed") || strings.Contains(t, ".acquire") ||
+				strings.Contains(t, ".release") || strings.Contains(t, ".mmio")
+			g[pc] = ordered && !local
+		}
+	}
+	return g
+}
+
+// runBlocks runs every block of the launch on the workers and merges their
+// results into l. It returns the error of the first failing block.
+func (l *launcher) runBlocks() error {
+	w := l.workers()
+	nslots := w
+	if w > 1 {
+		nslots = 2 * w
+	}
+	c := &coord{base: l, nblocks: l.nblocks, ring: make([]*blockSlot, nslots), free: make(chan *blockSlot, nslots),
+		onMem: l.cfg.OnMemory, gated: gatedOps(l.prog)}
+	c.cond = sync.NewCond(&c.mu)
+	for i := 0; i < nslots; i++ {
+		c.free <- c.newSlot(w == 1)
+	}
+	var wg sync.WaitGroup
+	for i := 0; i < w; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.work()
+		}()
+	}
+	wg.Wait()
+	return c.err
+}
+
+// newSlot prepares a blockSlot: its own block, warps and counters. With one
+// worker the launch's checker is used directly.
+func (c *coord) newSlot(shareCheck bool) *blockSlot {
+	l := c.base
+	sl := &launcher{}
+	*sl = *l
+	cfg := *l.cfg
+	sl.cfg = &cfg
+	sl.cnt = make([]counter, len(l.prog.ops))
+	sl.stats = Stats{}
+	sl.stdout, sl.stderr = strings.Builder{}, strings.Builder{}
+	s := &blockSlot{c: c, l: sl}
+	sl.par = s
+	sl.blk = &block{shared: make([]byte, l.prog.sharedSize), warps: make([]*warp, l.nwarps)}
+	kfn := l.prog.kernel
+	for i := range sl.blk.warps {
+		wp := &warp{id: i, blk: sl.blk, regs: make([]uint64, kfn.nregs*32)}
+		n := l.nthreads - i*32
+		if n >= 32 {
+			wp.lanes = ^uint32(0)
+		} else {
+			wp.lanes = 1<<uint(n) - 1
+		}
+		for lane := 0; lane < 32; lane++ {
+			wp.local[lane] = make([]byte, kfn.localSize)
+			wp.params[lane] = make([]byte, kfn.paramSize)
+		}
+		sl.blk.warps[i] = wp
+		sl.initWarp(wp, kfn)
+	}
+	if l.chk != nil && !shareCheck {
+		ck := l.chk.c
+		ck.MaxFindings = 1 << 30 // the launch's cap is applied when merging
+		sl.chk = newChecker(sl, ck)
+		s.ownCheck = true
+	}
+	return s
+}
+
+// work is one worker: it takes a free blockSlot, runs the next block in it and
+// finishes it, until no block is left.
+func (c *coord) work() {
+	for {
+		s := <-c.free
+		if c.stop.Load() {
+			c.free <- s
+			return
+		}
+		pos := int(c.dispatch.Add(1) - 1)
+		if pos >= c.nblocks {
+			c.free <- s
+			return
+		}
+		c.run(s, pos)
+		c.finish(s)
+	}
+}
+
+// run runs the block at position pos in blockSlot s.
+func (c *coord) run(s *blockSlot, pos int) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.err = &Error{Kind: Internal, PC: -1, Msg: "internal simulator error", noWhere: true,
+				Cause: fmt.Sprintf("%v (please report this)\n%.2000s", p, debug.Stack())}
+		}
+	}()
+	s.pos, s.err, s.head, s.done = pos, nil, false, false
+	s.log, s.ckpts = s.log[:0], s.ckpts[:0]
+	s.lin = pos
+	if c.base.cfg.Reverse {
+		s.lin = c.nblocks - 1 - pos
+	}
+	l := s.l
+	clear(l.cnt)
+	l.stats = Stats{}
+	l.threads, l.predOn = 0, 0
+	l.stdout.Reset()
+	l.stderr.Reset()
+	l.stdoutTruncated = false
+	l.lastHit = nil
+	if c.onMem != nil {
+		l.cfg.OnMemory = s.logAccess
+	}
+	if c.next.Load() == int64(pos) {
+		s.promote()
+	}
+	s.err = l.runBlock(s.lin)
+}
+
+// logAccess records an access of a block that is not the head.
+func (s *blockSlot) logAccess(a *mem.Access) {
+	s.log = append(s.log, *a)
+	if len(s.log) >= maxLogAccesses {
+		if !s.becomeHead() {
+			s.log = s.log[:0] // the block is dropped
+		}
+	}
+}
+
+// becomeHead waits until every earlier block is committed, then makes s the
+// head. It returns false when the launch stopped first.
+func (s *blockSlot) becomeHead() bool {
+	if s.head {
+		return true
+	}
+	c := s.c
+	c.mu.Lock()
+	for c.next.Load() != int64(s.pos) && !c.stop.Load() {
+		c.cond.Wait()
+	}
+	c.mu.Unlock()
+	if c.stop.Load() && c.next.Load() != int64(s.pos) {
+		return false
+	}
+	s.promote()
+	return true
+}
+
+// promote makes s the head: its logged accesses go to the observer and later
+// ones go there directly.
+func (s *blockSlot) promote() {
+	s.head = true
+	if s.c.onMem != nil {
+		for i := range s.log {
+			s.c.onMem(&s.log[i])
+		}
+		s.log = s.log[:0]
+		s.l.cfg.OnMemory = s.c.onMem
+	}
+}
+
+// settle checks the recorded budget check points against the exact count of
+// the earlier blocks (s must be the head, or being committed).
+func (s *blockSlot) settle() error {
+	l := s.l
+	prefix := s.c.committed.Load()
+	for _, ck := range s.ckpts {
+		if prefix+ck.threads > l.budget {
+			s.ckpts = s.ckpts[:0]
+			return l.budgetError(l.blk.warps[ck.warp], ck.pc)
+		}
+	}
+	s.ckpts = s.ckpts[:0]
+	return nil
+}
+
+// gate makes the block the head before an instruction whose outcome depends
+// on other blocks.
+func (l *launcher) gate(pc int32) error {
+	s := l.par
+	if !s.becomeHead() {
+		return errStopped
+	}
+	return s.settle()
+}
+
+// finish marks s done and commits every block that can be, in order.
+func (c *coord) finish(s *blockSlot) {
+	c.mu.Lock()
+	s.done = true
+	c.ring[s.pos%len(c.ring)] = s
+	if c.commiting {
+		c.mu.Unlock()
+		return
+	}
+	c.commiting = true
+	for {
+		n := c.next.Load()
+		t := c.ring[n%int64(len(c.ring))]
+		if t == nil || !t.done || int64(t.pos) != n {
+			break
+		}
+		c.ring[n%int64(len(c.ring))] = nil
+		c.mu.Unlock()
+		c.commit(t)
+		c.mu.Lock()
+		c.next.Add(1)
+		c.cond.Broadcast()
+		t.done = false
+		c.free <- t
+	}
+	c.commiting = false
+	c.mu.Unlock()
+}
+
+// commit merges a finished block into the launch, in block order.
+func (c *coord) commit(s *blockSlot) {
+	l, b := s.l, c.base
+	if c.err != nil || s.err == errStopped {
+		return
+	}
+	if err := s.settle(); err != nil {
+		s.err = err
+	}
+	if !s.head {
+		s.promote()
+	}
+	for i := range l.cnt {
+		t, d := &b.cnt[i], &l.cnt[i]
+		t.warp += d.warp
+		t.thread += d.thread
+		t.br += d.br
+		t.div += d.div
+	}
+	b.threads += l.threads
+	b.predOn += l.predOn
+	b.stats.Branches += l.stats.Branches
+	b.stats.DivergentBranches += l.stats.DivergentBranches
+	b.stats.Barriers += l.stats.Barriers
+	b.stats.MemoryInstructions += l.stats.MemoryInstructions
+	if l.stdout.Len() > 0 {
+		if b.stdout.Len()+l.stdout.Len() <= maxStdout {
+			b.stdout.WriteString(l.stdout.String())
+		} else {
+			b.stdoutTruncated = true
+		}
+	}
+	b.stdoutTruncated = b.stdoutTruncated || l.stdoutTruncated
+	if l.stderr.Len() > 0 && b.stderr.Len() < maxStdout {
+		b.stderr.WriteString(l.stderr.String())
+	}
+	if s.ownCheck {
+		b.chk.merge(l.chk)
+	}
+	c.committed.Add(l.threads)
+	if s.err != nil {
+		c.err = s.err
+		c.mu.Lock()
+		c.stop.Store(true)
+		c.cond.Broadcast()
+		c.mu.Unlock()
+		return
+	}
+	if b.cfg.Issues != nil {
+		streams := make([][]Issue, len(l.blk.warps))
+		for i, w := range l.blk.warps {
+			streams[i] = w.issues
+		}
+		b.cfg.Issues(s.lin, streams)
+	}
+	b.progress(s.pos+1, s.pos == c.nblocks-1)
+}
+
+// merge adds the findings of one block's checker, in the order found, to
+// the launch's, applying the launch's cap, and empties it.
+func (k *checker) merge(o *checker) {
+	for _, f := range o.list {
+		key := fkey{f.Kind, int32(f.PC), int32(f.OtherPC)}
+		if i, ok := k.found[key]; ok {
+			k.list[i].Count += f.Count
+			continue
+		}
+		if len(k.list) >= k.c.MaxFindings {
+			k.drop += f.Count
+			continue
+		}
+		k.found[key] = len(k.list)
+		k.list = append(k.list, f)
+	}
+	o.list = o.list[:0]
+	clear(o.found)
+	o.drop = 0
+}
+
+// budgetError is the error of a launch whose budget ran out at pc of w.
+func (l *launcher) budgetError(w *warp, pc int32) error {
+	return l.laneError(w, pc, 0, Budget, 0, fmt.Sprintf("budget of %d thread-instructions exhausted", l.budget),
+		"raise it with %budget or shrink the launch")
+}
