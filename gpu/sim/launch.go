@@ -260,7 +260,7 @@ func (l *launcher) check(w *warp) error {
 			return errStopped
 		}
 		if !s.head && c.next.Load() == int64(s.pos) {
-			s.promote()
+			s.head = true
 		}
 		if !s.head {
 			s.ckpts = append(s.ckpts, checkpoint{threads: l.threads, warp: w.id, pc: pc})

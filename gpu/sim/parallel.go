@@ -20,10 +20,13 @@ import (
 // memory-model outcomes and timing feed whatever the number of workers:
 //
 //   - A block is the head when every block before it (in run order) has
-//     been committed. The head calls the memory observer directly; any other
-//     block logs its accesses and the log is replayed, in order, when the
-//     block becomes the head or is committed. So the cache model's shared L2
-//     and the timing model see exactly the serial order of accesses.
+//     been committed. Every block logs its memory accesses; at commit the log
+//     and the block's Issues streams go, in block order, to one consumer
+//     goroutine that calls Config.OnMemory and Config.Issues. So the cache
+//     model's shared L2 and the timing model see exactly the serial order,
+//     and they run beside the simulation (a pipeline) rather than inside it.
+//     A block whose log fills waits to become the head and hands the part
+//     logged so far to the consumer, so a log never exceeds maxLogAccesses.
 //   - Instructions whose result depends on other blocks (global or generic
 //     atom/red, and volatile/relaxed/acquire/release loads and stores outside
 //     shared memory) wait until their block is the head. Global atomics
@@ -45,9 +48,14 @@ import (
 // errStopped ends a block that another block's error made useless.
 var errStopped = &Error{Kind: Interrupted, PC: -1, Msg: "stopped", noWhere: true}
 
-// maxLogAccesses bounds the logged accesses of a block that is not the head
-// (about 20 MB); a block whose log fills waits to become the head.
-const maxLogAccesses = 1 << 16
+// maxLogAccesses bounds the logged accesses of a block (about 5 MB); a block
+// whose log fills waits to become the head and hands the log to the consumer.
+const maxLogAccesses = 1 << 14
+
+// queueDepth bounds the consumer's queue (logs handed over and not yet
+// replayed), so memory stays bounded when the observer is slower than the
+// simulation.
+const queueDepth = 8
 
 // maxCheckpoints bounds a block's recorded budget check points.
 const maxCheckpoints = 1 << 16
@@ -89,6 +97,15 @@ type coord struct {
 	err       error
 	onMem     func(*mem.Access) // the caller's memory observer
 	gated     []bool            // per pc: must run at the head
+	queue     chan consumed     // to the consumer; nil when nothing observes
+	bufs      chan []mem.Access // logs the consumer has replayed, for reuse
+}
+
+// consumed is one item of the consumer's queue: part of a block's log, or a
+// committed block (its log, then its Issues streams).
+type consumed struct {
+	log  []mem.Access
+	slot *blockSlot
 }
 
 // workers is how many blocks run at once.
@@ -146,6 +163,28 @@ func (l *launcher) runBlocks() error {
 	for i := 0; i < nslots; i++ {
 		c.free <- c.newSlot(w == 1)
 	}
+	var consumer sync.WaitGroup
+	var consumerPanic any
+	if c.onMem != nil || l.cfg.Issues != nil {
+		c.queue = make(chan consumed, queueDepth)
+		c.bufs = make(chan []mem.Access, queueDepth+nslots)
+		consumer.Add(1)
+		go func() {
+			defer consumer.Done()
+			defer func() {
+				if p := recover(); p != nil {
+					consumerPanic = fmt.Sprintf("%v\n%.2000s", p, debug.Stack())
+					c.stop.Store(true)
+					for it := range c.queue {
+						if it.slot != nil {
+							c.free <- it.slot
+						}
+					}
+				}
+			}()
+			c.consume()
+		}()
+	}
 	var wg sync.WaitGroup
 	for i := 0; i < w; i++ {
 		wg.Add(1)
@@ -155,7 +194,46 @@ func (l *launcher) runBlocks() error {
 		}()
 	}
 	wg.Wait()
+	if c.queue != nil {
+		close(c.queue)
+		consumer.Wait()
+		if consumerPanic != nil {
+			panic(consumerPanic)
+		}
+	}
 	return c.err
+}
+
+// consume replays, in block order, what the committed blocks logged.
+func (c *coord) consume() {
+	for it := range c.queue {
+		log := it.log
+		if it.slot != nil {
+			log = it.slot.log
+		}
+		if c.onMem != nil {
+			for i := range log {
+				c.onMem(&log[i])
+			}
+		}
+		if it.slot == nil {
+			select {
+			case c.bufs <- log[:0]:
+			default:
+			}
+			continue
+		}
+		s := it.slot
+		if s.err == nil && c.base.cfg.Issues != nil {
+			streams := make([][]Issue, len(s.l.blk.warps))
+			for i, w := range s.l.blk.warps {
+				streams[i] = w.issues
+			}
+			c.base.cfg.Issues(s.lin, streams)
+		}
+		s.log = s.log[:0]
+		c.free <- s
+	}
 }
 
 // newSlot prepares a blockSlot: its own block, warps and counters. With one
@@ -241,19 +319,33 @@ func (c *coord) run(s *blockSlot, pos int) {
 	if c.onMem != nil {
 		l.cfg.OnMemory = s.logAccess
 	}
-	if c.next.Load() == int64(pos) {
-		s.promote()
-	}
+	s.head = c.next.Load() == int64(pos)
 	s.err = l.runBlock(s.lin)
 }
 
-// logAccess records an access of a block that is not the head.
+// logAccess records an access of the block for the consumer.
 func (s *blockSlot) logAccess(a *mem.Access) {
+	if s.log == nil {
+		s.log = s.c.buf()
+	}
 	s.log = append(s.log, *a)
 	if len(s.log) >= maxLogAccesses {
 		if !s.becomeHead() {
 			s.log = s.log[:0] // the block is dropped
+			return
 		}
+		s.c.queue <- consumed{log: s.log}
+		s.log = s.c.buf()
+	}
+}
+
+// buf returns an empty log, reusing one the consumer is done with.
+func (c *coord) buf() []mem.Access {
+	select {
+	case b := <-c.bufs:
+		return b
+	default:
+		return make([]mem.Access, 0, 1024)
 	}
 }
 
@@ -272,21 +364,8 @@ func (s *blockSlot) becomeHead() bool {
 	if c.stop.Load() && c.next.Load() != int64(s.pos) {
 		return false
 	}
-	s.promote()
-	return true
-}
-
-// promote makes s the head: its logged accesses go to the observer and later
-// ones go there directly.
-func (s *blockSlot) promote() {
 	s.head = true
-	if s.c.onMem != nil {
-		for i := range s.log {
-			s.c.onMem(&s.log[i])
-		}
-		s.log = s.log[:0]
-		s.l.cfg.OnMemory = s.c.onMem
-	}
+	return true
 }
 
 // settle checks the recorded budget check points against the exact count of
@@ -332,28 +411,29 @@ func (c *coord) finish(s *blockSlot) {
 		}
 		c.ring[n%int64(len(c.ring))] = nil
 		c.mu.Unlock()
-		c.commit(t)
+		queued := c.commit(t)
 		c.mu.Lock()
 		c.next.Add(1)
 		c.cond.Broadcast()
 		t.done = false
-		c.free <- t
+		if !queued {
+			t.log = t.log[:0]
+			c.free <- t
+		}
 	}
 	c.commiting = false
 	c.mu.Unlock()
 }
 
-// commit merges a finished block into the launch, in block order.
-func (c *coord) commit(s *blockSlot) {
+// commit merges a finished block into the launch, in block order, and
+// queues it for the consumer (then it reports true: the consumer frees it).
+func (c *coord) commit(s *blockSlot) bool {
 	l, b := s.l, c.base
 	if c.err != nil || s.err == errStopped {
-		return
+		return false
 	}
 	if err := s.settle(); err != nil {
 		s.err = err
-	}
-	if !s.head {
-		s.promote()
 	}
 	for i := range l.cnt {
 		t, d := &b.cnt[i], &l.cnt[i]
@@ -389,16 +469,14 @@ func (c *coord) commit(s *blockSlot) {
 		c.stop.Store(true)
 		c.cond.Broadcast()
 		c.mu.Unlock()
-		return
+	} else {
+		b.progress(s.pos+1, s.pos == c.nblocks-1)
 	}
-	if b.cfg.Issues != nil {
-		streams := make([][]Issue, len(l.blk.warps))
-		for i, w := range l.blk.warps {
-			streams[i] = w.issues
-		}
-		b.cfg.Issues(s.lin, streams)
+	if c.queue != nil {
+		c.queue <- consumed{slot: s}
+		return true
 	}
-	b.progress(s.pos+1, s.pos == c.nblocks-1)
+	return false
 }
 
 // merge adds the findings of one block's checker, in the order found, to
