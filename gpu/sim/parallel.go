@@ -410,12 +410,12 @@ func (c *coord) finish(s *blockSlot) {
 			break
 		}
 		c.ring[n%int64(len(c.ring))] = nil
+		t.done = false
 		c.mu.Unlock()
-		queued := c.commit(t)
+		queued := c.commit(t) // t belongs to the consumer once queued
 		c.mu.Lock()
 		c.next.Add(1)
 		c.cond.Broadcast()
-		t.done = false
 		if !queued {
 			t.log = t.log[:0]
 			c.free <- t
