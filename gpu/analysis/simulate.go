@@ -165,7 +165,7 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 			rep.Notes = append(rep.Notes, "timing model not run: "+err.Error())
 			tm = nil
 		} else {
-			cfg.Issues = tm.block
+			cfg.Issues = (&boundedTiming{t: tm}).block
 		}
 	}
 	if tr.Steps >= 0 || tm != nil {
@@ -179,8 +179,11 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 			if isTraced {
 				traced[a.Warp] = append(traced[a.Warp], tracedAccess{line: a.Line, outcome: o})
 			}
-			if tm != nil {
+			if tm != nil && tm.err == nil {
 				tm.memory(a, o)
+				if len(tm.queues) > 0 && a.Warp >= 0 && a.Warp < len(tm.queues) && len(tm.queues[a.Warp]) > sim.MaxBlockIssues {
+					abandonTiming(tm, a.Block)
+				}
 			}
 		}
 	}

@@ -46,6 +46,8 @@ type Config struct {
 	// Issues, when set, receives each block's issued warp-instructions when the
 	// block completes: one sequence per warp of the block, in issue order (the
 	// input of a trace-driven timing model). The slices are reused afterwards.
+	// A block that issued more than MaxBlockIssues is passed with nil warps.
+	// Calls (and OnMemory's) come from one goroutine at a time, in block order.
 	Issues func(block int, warps [][]Issue)
 	Check  Checks // racecheck, initcheck, synccheck; findings in Result.Findings
 	// Reverse runs the blocks, and the warps of each block, in reverse order
@@ -58,6 +60,7 @@ type Config struct {
 type schedule struct {
 	reverse bool // run warps from the highest index down
 	quantum int  // instructions per turn; 0 = the default
+	issues  int  // MaxBlockIssues for tests; 0 = MaxBlockIssues
 }
 
 // TraceConfig selects the warps whose steps are recorded.

@@ -259,6 +259,9 @@ func (l *launcher) check(w *warp) error {
 		if c.stop.Load() {
 			return errStopped
 		}
+		if l.cfg.Issues != nil {
+			s.boundIssues()
+		}
 		if !s.head && c.next.Load() == int64(s.pos) {
 			s.head = true
 		}

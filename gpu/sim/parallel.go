@@ -13,7 +13,7 @@ import (
 
 // Parallel block scheduling.
 //
-// Blocks are simulated by GOMAXPROCS workers, each block in a blockSlot of its
+// Blocks are simulated by GOMAXPROCS workers, each block in a slot of its
 // own (block state, counters, printf buffer, checker, memory-access log).
 // Everything whose outcome depends on order is committed in block order, so
 // a race-free kernel gives the same bytes, counters, findings, printf text,
@@ -57,6 +57,12 @@ const maxLogAccesses = 1 << 14
 // simulation.
 const queueDepth = 8
 
+// MaxBlockIssues bounds the warp-instructions of one block kept for
+// Config.Issues; a block that issues more is handed over with nil streams,
+// so that memory stays bounded per block (a spinning block once grew the
+// log to gigabytes).
+const MaxBlockIssues = 1 << 21
+
 // maxCheckpoints bounds a block's recorded budget check points.
 const maxCheckpoints = 1 << 16
 
@@ -78,7 +84,33 @@ type blockSlot struct {
 	err      error
 	log      []mem.Access
 	ckpts    []checkpoint
-	ownCheck bool // l.chk is the blockSlot's own (merged at commit)
+	ownCheck bool // l.chk is the slot's own (merged at commit)
+	cut      bool // the block issued more than MaxBlockIssues: its streams are not kept
+}
+
+// boundIssues drops the block's issue streams once they pass MaxBlockIssues.
+func (s *blockSlot) boundIssues() {
+	warps := s.l.blk.warps
+	if s.cut {
+		for _, w := range warps {
+			w.issues = w.issues[:0]
+		}
+		return
+	}
+	n := 0
+	for _, w := range warps {
+		n += len(w.issues)
+	}
+	max := MaxBlockIssues
+	if m := s.l.cfg.sched.issues; m > 0 {
+		max = m
+	}
+	if n > max {
+		s.cut = true
+		for _, w := range warps {
+			w.issues = nil
+		}
+	}
 }
 
 // coord coordinates the workers of one launch.
@@ -225,9 +257,12 @@ func (c *coord) consume() {
 		}
 		s := it.slot
 		if s.err == nil && c.base.cfg.Issues != nil {
-			streams := make([][]Issue, len(s.l.blk.warps))
-			for i, w := range s.l.blk.warps {
-				streams[i] = w.issues
+			var streams [][]Issue
+			if !s.cut {
+				streams = make([][]Issue, len(s.l.blk.warps))
+				for i, w := range s.l.blk.warps {
+					streams[i] = w.issues
+				}
 			}
 			c.base.cfg.Issues(s.lin, streams)
 		}
@@ -294,7 +329,7 @@ func (c *coord) work() {
 	}
 }
 
-// run runs the block at position pos in blockSlot s.
+// run runs the block at position pos in slot s.
 func (c *coord) run(s *blockSlot, pos int) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -302,7 +337,7 @@ func (c *coord) run(s *blockSlot, pos int) {
 				Cause: fmt.Sprintf("%v (please report this)\n%.2000s", p, debug.Stack())}
 		}
 	}()
-	s.pos, s.err, s.head, s.done = pos, nil, false, false
+	s.pos, s.err, s.head, s.done, s.cut = pos, nil, false, false, false
 	s.log, s.ckpts = s.log[:0], s.ckpts[:0]
 	s.lin = pos
 	if c.base.cfg.Reverse {

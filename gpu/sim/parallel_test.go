@@ -287,3 +287,70 @@ func TestParallelDeterminism(t *testing.T) {
 		})
 	}
 }
+
+// loopPTX loops 10 times, or 5000 times in block 2, then stores out[gid].
+const loopPTX = `.visible .entry k(.param .u64 out)
+{
+	.reg .b32 %r<16>;
+	.reg .b64 %rd<8>;
+	.reg .pred %p<4>;
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, %ctaid.x;
+	mov.u32 %r3, %ntid.x;
+	mad.lo.u32 %r4, %r2, %r3, %r1;
+	mov.u32 %r6, 10;
+	setp.ne.u32 %p1, %r2, 2;
+	@%p1 bra START;
+	mov.u32 %r6, 5000;
+START:
+	mov.u32 %r5, 0;
+LOOP:
+	add.u32 %r5, %r5, 1;
+	setp.lt.u32 %p2, %r5, %r6;
+	@%p2 bra LOOP;
+	ld.param.u64 %rd1, [out];
+	cvta.to.global.u64 %rd1, %rd1;
+	mul.wide.u32 %rd2, %r4, 4;
+	add.s64 %rd3, %rd1, %rd2;
+	st.global.u32 [%rd3], %r5;
+	ret;
+}
+`
+
+// TestIssuesBoundedPerBlock checks that a block issuing more than the bound
+// is handed to Config.Issues with nil streams and the others in full.
+func TestIssuesBoundedPerBlock(t *testing.T) {
+	procs := runtime.GOMAXPROCS(0)
+	defer runtime.GOMAXPROCS(procs)
+	for _, p := range []int{1, 2} {
+		runtime.GOMAXPROCS(p)
+		got := map[int]int{}
+		cfg := Config{Grid: [3]int{6, 1, 1}, Block: [3]int{64, 1, 1}, Trace: TraceConfig{MaxSteps: -1},
+			Issues: func(b int, warps [][]Issue) {
+				if warps == nil {
+					got[b] = -1
+					return
+				}
+				for _, w := range warps {
+					got[b] += len(w)
+				}
+			}}
+		cfg.sched.issues = 10000
+		res, err := Launch(context.Background(), parseSrc(t, header+loopPTX), "k", []Arg{{Buffer: make([]byte, 4*6*64)}}, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 6 || got[2] != -1 {
+			t.Fatalf("GOMAXPROCS %d: issues per block %v, want block 2 cut (-1)", p, got)
+		}
+		var sum int64
+		for b, n := range got {
+			if b != 2 {
+				sum += int64(n)
+			}
+		}
+		if sum <= 0 || sum >= res.Stats.WarpInstructions {
+			t.Errorf("GOMAXPROCS %d: %d issues of the other blocks, %d warp-instructions in all", p, sum, res.Stats.WarpInstructions)
+		}
+	}
+}
