@@ -14,7 +14,8 @@ import (
 
 // boundedTiming feeds a timing run the blocks the simulator kept.
 type boundedTiming struct {
-	t *timingRun
+	t      *timingRun
+	sample *timingSample
 }
 
 // block hands a block's streams to the model, or abandons the model when
@@ -25,6 +26,13 @@ func (bt *boundedTiming) block(b int, warps [][]sim.Issue) {
 	}
 	if warps == nil {
 		abandonTiming(bt.t, b)
+		return
+	}
+	bt.sample.count(b, warps)
+	if !bt.sample.modelled(b) {
+		for i := range bt.t.queues {
+			bt.t.queues[i] = bt.t.queues[i][:0]
+		}
 		return
 	}
 	bt.t.block(b, warps)

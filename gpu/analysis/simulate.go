@@ -156,6 +156,7 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 		limit = sim.DefaultTraceSteps
 	}
 	var tm *timingRun
+	var sample *timingSample
 	if req.Timing {
 		bps := 1
 		if rep.Occupancy != nil {
@@ -165,7 +166,8 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 			rep.Notes = append(rep.Notes, "timing model not run: "+err.Error())
 			tm = nil
 		} else {
-			cfg.Issues = (&boundedTiming{t: tm}).block
+			sample = newTimingSample(nblocks, spec.SMs*max(bps, 1), req.TimingWaves)
+			cfg.Issues = (&boundedTiming{t: tm, sample: sample}).block
 		}
 	}
 	if tr.Steps >= 0 || tm != nil {
@@ -179,7 +181,7 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 			if isTraced {
 				traced[a.Warp] = append(traced[a.Warp], tracedAccess{line: a.Line, outcome: o})
 			}
-			if tm != nil && tm.err == nil {
+			if tm != nil && tm.err == nil && sample.modelled(a.Block) {
 				tm.memory(a, o)
 				if len(tm.queues) > 0 && a.Warp >= 0 && a.Warp < len(tm.queues) && len(tm.queues[a.Warp]) > sim.MaxBlockIssues {
 					abandonTiming(tm, a.Block)
@@ -226,6 +228,8 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 				return fail(report.Error{Kind: "interrupted", Message: "interrupted"}, nil)
 			}
 			rep.Notes = append(rep.Notes, "timing model failed: "+err.Error())
+		} else {
+			sample.apply(rep, nblocks)
 		}
 	}
 	if req.Checks.Order {
