@@ -254,6 +254,11 @@ func TestParallelDeterminism(t *testing.T) {
 			for i, p := range []int{1, 2, 4} {
 				runtime.GOMAXPROCS(p)
 				o := launchOutcome(t, m, c)
+				if c.cfg.Budget > 0 {
+					// On a budget error the counters may include instructions
+					// past the check point named (documented): compare the rest.
+					o.Stats, o.Insts = Stats{}, nil
+				}
 				if i == 0 {
 					ref = o
 					if o.MemCount == 0 && o.Err == "" {
