@@ -43,7 +43,8 @@ import (
 //     order; later blocks are dropped.
 //
 // Checks that keep state across blocks (the global race check and the
-// initialisation check of empty() buffers) run with one worker.
+// initialisation check of empty() buffers) are replayed in block order
+// (parallel_check.go).
 
 // errStopped ends a block that another block's error made useless.
 var errStopped = &Error{Kind: Interrupted, PC: -1, Msg: "stopped", noWhere: true}
@@ -84,8 +85,9 @@ type blockSlot struct {
 	err      error
 	log      []mem.Access
 	ckpts    []checkpoint
-	ownCheck bool // l.chk is the slot's own (merged at commit)
-	cut      bool // the block issued more than MaxBlockIssues: its streams are not kept
+	ownCheck bool     // l.chk is the slot's own (merged at commit)
+	cut      bool     // the block issued more than MaxBlockIssues: its streams are not kept
+	gfind    findings // findings of the block's replayed global accesses (parallel_check.go)
 }
 
 // boundIssues drops the block's issue streams once they pass MaxBlockIssues.
@@ -145,9 +147,6 @@ func (l *launcher) workers() int {
 	n := runtime.GOMAXPROCS(0)
 	if n > l.nblocks {
 		n = l.nblocks
-	}
-	if k := l.chk; k != nil && (k.global || l.heap.anyUndef()) {
-		n = 1
 	}
 	return max(n, 1)
 }
@@ -306,6 +305,9 @@ func (c *coord) newSlot(shareCheck bool) *blockSlot {
 		ck.MaxFindings = 1 << 30 // the launch's cap is applied when merging
 		sl.chk = newChecker(sl, ck)
 		s.ownCheck = true
+		if l.chk.global || (ck.Init && l.heap.anyUndef()) {
+			sl.chk.glog = &globalLog{}
+		}
 	}
 	return s
 }
@@ -344,6 +346,9 @@ func (c *coord) run(s *blockSlot, pos int) {
 		s.lin = c.nblocks - 1 - pos
 	}
 	l := s.l
+	if s.ownCheck {
+		resetBlockCheck(l.chk, &s.gfind)
+	}
 	clear(l.cnt)
 	l.stats = Stats{}
 	l.threads, l.predOn = 0, 0
@@ -495,7 +500,10 @@ func (c *coord) commit(s *blockSlot) bool {
 		b.stderr.WriteString(l.stderr.String())
 	}
 	if s.ownCheck {
-		b.chk.merge(l.chk)
+		if l.chk.glog != nil {
+			s.replayGlobal()
+		}
+		b.chk.mergeBlock(l.chk, &s.gfind)
 	}
 	c.committed.Add(l.threads)
 	if s.err != nil {
@@ -512,27 +520,6 @@ func (c *coord) commit(s *blockSlot) bool {
 		return true
 	}
 	return false
-}
-
-// merge adds the findings of one block's checker, in the order found, to
-// the launch's, applying the launch's cap, and empties it.
-func (k *checker) merge(o *checker) {
-	for _, f := range o.list {
-		key := fkey{f.Kind, int32(f.PC), int32(f.OtherPC)}
-		if i, ok := k.found[key]; ok {
-			k.list[i].Count += f.Count
-			continue
-		}
-		if len(k.list) >= k.c.MaxFindings {
-			k.drop += f.Count
-			continue
-		}
-		k.found[key] = len(k.list)
-		k.list = append(k.list, f)
-	}
-	o.list = o.list[:0]
-	clear(o.found)
-	o.drop = 0
 }
 
 // budgetError is the error of a launch whose budget ran out at pc of w.
