@@ -283,10 +283,14 @@ func TestParallelDeterminism(t *testing.T) {
 		{"block sum, all checks", src(blockSumPTX), "k", out(4096), Config{Grid: [3]int{64, 1, 1}, Block: [3]int{128, 1, 1}, Trace: noTrace, Check: Checks{Race: true, Sync: true, Init: true}}},
 		{"block sum reversed", src(blockSumPTX), "k", out(4096), Config{Grid: [3]int{64, 1, 1}, Block: [3]int{128, 1, 1}, Trace: noTrace, Reverse: true}},
 		{"global races and uninitialised reads across blocks", src(hazardPTX), "k",
-			func() []Arg { return []Arg{{Buffer: make([]byte, 4*(64+16*64))}, {Buffer: make([]byte, 4*16*64), Undefined: true}} },
+			func() []Arg {
+				return []Arg{{Buffer: make([]byte, 4*(64+16*64))}, {Buffer: make([]byte, 4*16*64), Undefined: true}}
+			},
 			Config{Grid: [3]int{16, 1, 1}, Block: [3]int{64, 1, 1}, Trace: noTrace, Check: Checks{Race: true, Init: true, Sync: true}}},
 		{"the same with 3 findings kept", src(hazardPTX), "k",
-			func() []Arg { return []Arg{{Buffer: make([]byte, 4*(64+16*64))}, {Buffer: make([]byte, 4*16*64), Undefined: true}} },
+			func() []Arg {
+				return []Arg{{Buffer: make([]byte, 4*(64+16*64))}, {Buffer: make([]byte, 4*16*64), Undefined: true}}
+			},
 			Config{Grid: [3]int{16, 1, 1}, Block: [3]int{64, 1, 1}, Trace: noTrace, Check: Checks{Race: true, Init: true, MaxFindings: 3}}},
 		{"printf per block", src(blockPrintfPTX()), "k", out(1), Config{Grid: [3]int{40, 1, 1}, Block: [3]int{3, 1, 1}, Trace: noTrace}},
 		{"out of bounds in a late block", src(lateOOBPTX), "k", out(40 * 64), Config{Grid: [3]int{40, 1, 1}, Block: [3]int{64, 1, 1}, Trace: noTrace}},
@@ -299,7 +303,7 @@ func TestParallelDeterminism(t *testing.T) {
 	defer runtime.GOMAXPROCS(procs)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if raceDetector && strings.Contains(c.name, "global races") || c.name == "the same with 3 findings kept" && raceDetector {
+			if raceDetector && (strings.Contains(c.name, "global races") || c.name == "the same with 3 findings kept") {
 				t.Skip("the kernel's blocks race on global memory on purpose: Go data races under -race")
 			}
 			m := c.mod(t)
