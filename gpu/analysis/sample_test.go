@@ -1,14 +1,19 @@
 package analysis
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"math"
+	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/kernelscope/kernelscope/gpu/launch"
 	"github.com/kernelscope/kernelscope/gpu/report"
+	"github.com/kernelscope/kernelscope/internal/golden"
 )
 
 // TestTimingSampling validates the sampled timing model against the full
@@ -82,5 +87,57 @@ func testSampling(t *testing.T, src string) {
 	}
 	if !reflect.DeepEqual(full.Outputs, sampled.Outputs) || !reflect.DeepEqual(full.Memory, sampled.Memory) || full.Stats.ThreadInstructions != sampled.Stats.ThreadInstructions {
 		t.Errorf("sampling changed outputs, memory statistics or counters")
+	}
+}
+
+// TestReportIndependentOfGOMAXPROCS runs full analyses (checks, memory model,
+// timing model, trace) of golden launches with GOMAXPROCS 1 and 2 and
+// requires the same JSON report but for the simulation's wall time.
+func TestReportIndependentOfGOMAXPROCS(t *testing.T) {
+	procs := runtime.GOMAXPROCS(0)
+	defer runtime.GOMAXPROCS(procs)
+	checks, err := ParseChecks("race,init,sync")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, c := range loadCases(t) {
+		switch c.Name {
+		case "matmul_tiled", "histogram256", "reduce_sequential", "transpose_padded", "scan_block":
+		default:
+			continue
+		}
+		n++
+		t.Run(c.Name, func(t *testing.T) {
+			var ref []byte
+			for _, p := range []int{1, 2} {
+				runtime.GOMAXPROCS(p)
+				src := readGolden(t, "ptx/"+strings.TrimSuffix(filepath.Base(c.Source), ".cu")+".sm_90.ptx")
+				rep, err := Run(context.Background(), Request{Source: []byte(src), SourceFile: "k.ptx", IsPTX: true, Arch: "sm_90",
+					Launch: launchOf(c), Grid: c.Grid, Block: c.Block, BaseDir: golden.Dir(), Timing: true, Checks: checks,
+					Trace: launch.Trace{Block: 1, WarpLo: 0, WarpHi: 1, Steps: 200}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if rep.Timing == nil || rep.Trace == nil || rep.Memory == nil {
+					t.Fatalf("report without timing, trace or memory: %v", rep.Notes)
+				}
+				rep.Stats.SimMillis = 0
+				b, err := json.Marshal(rep)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if p == 1 {
+					ref = b
+					continue
+				}
+				if !bytes.Equal(b, ref) {
+					t.Errorf("GOMAXPROCS %d: the report differs from GOMAXPROCS 1's (%d vs %d bytes)", p, len(b), len(ref))
+				}
+			}
+		})
+	}
+	if n == 0 {
+		t.Fatal("no golden case ran")
 	}
 }
