@@ -147,6 +147,12 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 	if req.Program != nil {
 		cfg.Memory = req.Program.Memory
 	}
+	if req.Checks.Order {
+		// The order check compares this run with one in reverse block order:
+		// both run one block after another, so that a racy kernel's outputs
+		// are those of the two serial orders, not of the workers' timing.
+		cfg.Workers = 1
+	}
 	undefinedArgs(simArgs, args)
 	// The traced warps' accesses keep their cache outcome for the widget, and
 	// the timing model gets every access's outcome.

@@ -53,6 +53,9 @@ type Config struct {
 	// Reverse runs the blocks, and the warps of each block, in reverse order
 	// (a second schedule for checking that results do not depend on order).
 	Reverse bool
+	// Workers is how many blocks run at once: 0 = GOMAXPROCS, 1 = one after
+	// another in block order (racy kernels then give the serial outputs).
+	Workers int
 	sched   schedule // alternative warp schedules, for tests of order independence
 }
 

@@ -145,6 +145,9 @@ type consumed struct {
 // workers is how many blocks run at once.
 func (l *launcher) workers() int {
 	n := runtime.GOMAXPROCS(0)
+	if l.cfg.Workers > 0 {
+		n = l.cfg.Workers
+	}
 	if n > l.nblocks {
 		n = l.nblocks
 	}
