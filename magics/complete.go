@@ -93,7 +93,7 @@ func magicValues(name, code string) []string {
 	case "%compiler":
 		return []string{"auto", "clang", "nvcc"}
 	case "%timing":
-		return []string{"on", "off"}
+		return []string{"on", "off", "all"}
 	case "%show", "%hide":
 		return append(Sections(), "all")
 	case "%sample":

@@ -76,6 +76,8 @@ type Spec struct {
 	Show     map[string]bool // section -> shown
 	Budget   int64
 	Timing   bool
+	// TimingAll: %timing all, the timing model models every block (no sampling).
+	TimingAll bool
 
 	Sample      string // %sample NAME
 	ListSamples bool   // %samples
@@ -148,6 +150,8 @@ type defaults struct {
 	budget   int64
 	timing   bool
 	checks   []string
+	// timingAll: %timing all (no sampling of huge grids)
+	timingAll bool
 
 	shared    int // %shared / <<<g, b, N>>>: dynamic shared memory, when sharedSet
 	sharedSet bool
@@ -304,6 +308,7 @@ func (s *State) Parse(cell string) (*Spec, error) {
 	spec.Compiler, spec.Flags, spec.Trace, spec.Show = d.compiler, d.flags, d.trace, d.show
 	spec.Requested = d.asked
 	spec.Budget, spec.Timing = d.budget, d.timing
+	spec.TimingAll = d.timingAll
 	spec.Checks = d.checks
 	return spec, nil
 }
@@ -447,11 +452,13 @@ func applyMagic(n int, line string, d *defaults, spec *Spec) error {
 	case "%timing":
 		switch arg {
 		case "on":
-			d.timing = true
+			d.timing, d.timingAll = true, false
 		case "off":
-			d.timing = false
+			d.timing, d.timingAll = false, false
+		case "all":
+			d.timing, d.timingAll = true, true
 		default:
-			return fail("expected on or off, found %q", arg)
+			return fail("expected on or off (or all: time every block of a huge grid, no sampling), found %q", arg)
 		}
 	case "%check":
 		c, err := ParseCheck(arg)

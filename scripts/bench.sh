@@ -17,6 +17,10 @@
 # tree (with whatever others have not committed) instead of HEAD.
 #   scripts/bench.sh                    # HEAD only, 5 rounds
 #   BASE=2ca917a COUNT=7 scripts/bench.sh
+# CPUS=1,2 runs the gpu/sim and gpu/analysis benchmarks with -test.cpu 1,2
+# (GOMAXPROCS 1 and 2: the parallel block scheduler), rows named NAME and
+# NAME-2; ONLY=REGEXP keeps the packages matching it (ONLY=gpu/sim).
+#   CPUS=1,2 ONLY='gpu/(sim|analysis)' scripts/bench.sh
 # CPU time (cpu-s/op, thread-inst/cpu-s) is the figure to trust on a loaded
 # machine; wall time depends on what else runs. Raw output: build/bench/*.txt
 # (benchstat-compatible; benchstat is run on them when it is on PATH).
@@ -54,6 +58,9 @@ groups="gpu/sim sim ^Benchmark(MatmulTiled|VectorAdd1M)$ 5x
 gpu/analysis analysis ^BenchmarkAnalysis 1x
 engine engine ^BenchmarkEngineVectorAdd1M$ 1x
 render render ^BenchmarkBundle(Charts)?$ 5x"
+if [ -n "${ONLY:-}" ]; then
+  groups=$(grep -E "^(${ONLY}) " <<<"$groups" || true)
+fi
 
 for side in $sides; do
   dir=$newdir
@@ -77,19 +84,22 @@ for round in $(seq "$COUNT"); do
       [ -x "$bin" ] || continue
       dir=$newdir
       [ "$side" = base ] && dir=$out/base
-      (cd "$dir/$pkg" && "$bin" -test.run '^$' -test.bench "$re" -test.benchtime "$bt" -test.benchmem) |
+      cpu=()
+      case "$pkg" in gpu/sim | gpu/analysis) [ -n "${CPUS:-}" ] && cpu=(-test.cpu "$CPUS") ;; esac
+      (cd "$dir/$pkg" && "$bin" -test.run '^$' -test.bench "$re" -test.benchtime "$bt" -test.benchmem "${cpu[@]}") |
         grep '^Benchmark' >>"$out/$side.txt" || true
     done
   done <<<"$groups"
 done
 # Old-vs-new micro-benchmarks that carry both implementations in one binary.
-(cd "$newdir" && go test ./gpu/mem -run '^$' -bench '^BenchmarkSharedWavefronts$' -count "$COUNT" &&
+: >"$out/micro.txt"
+[ -z "${ONLY:-}" ] && (cd "$newdir" && go test ./gpu/mem -run '^$' -bench '^BenchmarkSharedWavefronts$' -count "$COUNT" &&
   go test ./gpu/analysis -run '^$' -bench '^BenchmarkSummarise$' -benchtime 3x -count "$COUNT" -benchmem) |
   grep '^Benchmark' >"$out/micro.txt" || true
 echo "load after: $(uptime)" >&2
 
 python3 - "$out" $sides <<'EOF'
-import re, statistics, sys, collections
+import os, re, statistics, sys, collections
 out, sides = sys.argv[1], sys.argv[2:]
 units_shown = ["cpu-s/op", "ns/op", "thread-inst/cpu-s", "thread-inst/s", "allocs/op"]
 higher_better = {"thread-inst/cpu-s", "thread-inst/s"}
@@ -97,7 +107,7 @@ def load(path):
     d = collections.defaultdict(lambda: collections.defaultdict(list))
     for line in open(path):
         f = line.split()
-        name = re.sub(r"-\d+$", "", f[0])
+        name = f[0] if os.environ.get("CPUS") else re.sub(r"-\d+$", "", f[0])
         for i in range(2, len(f) - 1, 2):
             try:
                 d[name][f[i + 1]].append(float(f[i]))

@@ -33,6 +33,9 @@ type Request struct {
 	Timing     bool
 	Trace      launch.Trace
 	BaseDir    string // where file("x.bin") and #include "x.cuh" are looked up
+	// TimingWaves is the most waves the timing model models before it samples
+	// (sample.go): 0 = DefaultTimingWaves, negative = every block (%timing all).
+	TimingWaves int
 	// ExtraSources are the texts of sources compiled into Source under #line
 	// directives, by the file name the directive gives ("define:NAME" for a kept
 	// definition), so the Source view can show their lines that ran (sources.go).

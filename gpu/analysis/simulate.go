@@ -153,6 +153,12 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 	if req.Program != nil {
 		cfg.Memory = req.Program.Memory
 	}
+	if req.Checks.Order {
+		// The order check compares this run with one in reverse block order:
+		// both run one block after another, so that a racy kernel's outputs
+		// are those of the two serial orders, not of the workers' timing.
+		cfg.Workers = 1
+	}
 	undefinedArgs(simArgs, args)
 	// The traced warps' accesses keep their cache outcome for the widget, and
 	// the timing model gets every access's outcome.
@@ -162,6 +168,7 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 		limit = sim.DefaultTraceSteps
 	}
 	var tm *timingRun
+	var sample *timingSample
 	if req.Timing {
 		bps := 1
 		if rep.Occupancy != nil {
@@ -178,7 +185,9 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 			rep.Notes = append(rep.Notes, "timing model not run: "+err.Error())
 			tm = nil
 		} else {
-			cfg.Issues, cfg.Decoded = tm.block, tm.decoded
+			cfg.Decoded = tm.decoded
+			sample = newTimingSample(nblocks, spec.SMs*max(bps, 1), req.TimingWaves)
+			cfg.Issues = (&boundedTiming{t: tm, sample: sample}).block
 		}
 	}
 	if tr.Steps >= 0 || tm != nil {
@@ -192,8 +201,11 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 			if isTraced {
 				traced[a.Warp] = append(traced[a.Warp], tracedAccess{line: a.Line, outcome: o})
 			}
-			if tm != nil {
+			if tm != nil && tm.err == nil && sample.modelled(a.Block) {
 				tm.memory(a, o)
+				if len(tm.queues) > 0 && a.Warp >= 0 && a.Warp < len(tm.queues) && len(tm.queues[a.Warp]) > sim.MaxBlockIssues {
+					abandonTiming(tm, a.Block)
+				}
 			}
 		}
 	}
@@ -237,6 +249,8 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 				return fail(report.Error{Kind: "interrupted", Message: "interrupted"}, nil)
 			}
 			rep.Notes = append(rep.Notes, "timing model failed: "+err.Error())
+		} else {
+			sample.apply(rep, nblocks)
 		}
 	}
 	if req.Checks.Order {

@@ -138,6 +138,11 @@ type Timing struct {
 	PipeColors   map[string]string  `json:"pipe_colors"` // display colour of each pipe
 	Timelines    []WarpTimeline     `json:"timelines,omitempty"`
 	Modelled     string             `json:"modelled,omitempty"`
+	// Sampled launches (gpu/analysis sample.go): the blocks the model was fed,
+	// the launch's blocks and the estimated error of the extrapolated cycles.
+	SampledBlocks  int     `json:"sampled_blocks,omitempty"`
+	TotalBlocks    int     `json:"total_blocks,omitempty"`
+	SampleErrorPct float64 `json:"sample_error_pct,omitempty"`
 }
 
 // WarpTimeline is one warp's issue and stall intervals.

@@ -13,6 +13,11 @@ var kindWords = [...]string{mem.Load: "load", mem.Store: "store", mem.Atomic: "a
 
 // memory executes a warp-level ld, st, atom/red or cp.async for the lanes in exec.
 func (l *launcher) memory(w *warp, o *op, pc int32, exec uint32, r []uint64) error {
+	if s := l.par; s != nil && !s.head && s.c.gated[pc] {
+		if err := l.gate(pc); err != nil {
+			return err
+		}
+	}
 	l.stats.MemoryInstructions++
 	var addr [32]uint64
 	base := o.addr.imm

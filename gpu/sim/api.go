@@ -47,6 +47,8 @@ type Config struct {
 	// Issues, when set, receives each block's issued warp-instructions when the
 	// block completes: one sequence per warp of the block, in issue order (the
 	// input of a trace-driven timing model). The slices are reused afterwards.
+	// A block that issued more than MaxBlockIssues is passed with nil warps.
+	// Calls (and OnMemory's) come from one goroutine at a time, in block order.
 	Issues func(block int, warps [][]Issue)
 	Check  Checks // racecheck, initcheck, synccheck; findings in Result.Findings
 	// Decoded is the launch's program from Decode (shared with a timing
@@ -55,6 +57,9 @@ type Config struct {
 	// Reverse runs the blocks, and the warps of each block, in reverse order
 	// (a second schedule for checking that results do not depend on order).
 	Reverse bool
+	// Workers is how many blocks run at once: 0 = GOMAXPROCS, 1 = one after
+	// another in block order (racy kernels then give the serial outputs).
+	Workers int
 	sched   schedule // alternative warp schedules, for tests of order independence
 }
 
@@ -62,6 +67,7 @@ type Config struct {
 type schedule struct {
 	reverse bool // run warps from the highest index down
 	quantum int  // instructions per turn; 0 = the default
+	issues  int  // MaxBlockIssues for tests; 0 = MaxBlockIssues
 }
 
 // TraceConfig selects the warps whose steps are recorded.

@@ -65,7 +65,9 @@ type launcher struct {
 	stdout          strings.Builder // device printf output
 	stderr          strings.Builder // failed device asserts, as CUDA's driver prints them to stderr
 	stdoutTruncated bool
-	chk             *checker // nil when no check is on
+	chk             *checker   // nil when no check is on
+	par             *blockSlot // the block's slot in the parallel scheduler (parallel.go)
+	doneBlocks      int        // blocks committed (progress)
 
 	async *asyncState // mbarrier progress (bulk.go); nil until an mbarrier changes
 }

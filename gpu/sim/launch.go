@@ -105,27 +105,10 @@ func Launch(ctx context.Context, m *ptx.Module, kernel string, args []Arg, cfg C
 		trace = &Trace{Block: cfg.Trace.Block, WarpLo: cfg.Trace.WarpLo, WarpHi: cfg.Trace.WarpHi}
 		l.tr = &tracer{t: trace, max: max, live: prog.liveness()}
 	}
-	l.blk = &block{shared: make([]byte, prog.sharedSize), warps: make([]*warp, l.nwarps)}
-	kfn := prog.kernel
-	for i := range l.blk.warps {
-		w := &warp{id: i, blk: l.blk, regs: make([]uint64, kfn.nregs*32)}
-		n := nthreads - i*32
-		if n >= 32 {
-			w.lanes = ^uint32(0)
-		} else {
-			w.lanes = 1<<uint(n) - 1
-		}
-		for lane := 0; lane < 32; lane++ {
-			w.local[lane] = make([]byte, kfn.localSize)
-			w.params[lane] = make([]byte, kfn.paramSize)
-		}
-		l.blk.warps[i] = w
-		l.initWarp(w, kfn)
-	}
 	l.stats.Blocks = nblocks
 	l.stats.WarpsPerBlock = l.nwarps
 	l.stats.SharedBytesPerBlock = prog.sharedSize
-	l.stats.LocalBytesPerThread = kfn.localSize
+	l.stats.LocalBytesPerThread = prog.kernel.localSize
 	l.stats.ParamBytes = len(prog.params)
 
 	for i, b := range bufs {
@@ -140,17 +123,7 @@ func Launch(ctx context.Context, m *ptx.Module, kernel string, args []Arg, cfg C
 		l.chk = newChecker(l, c)
 	}
 	l.nblocks, l.lastProgress = nblocks, time.Now()
-	var runErr error
-	for b := 0; b < nblocks; b++ {
-		lin := b
-		if cfg.Reverse {
-			lin = nblocks - 1 - b
-		}
-		if runErr = l.runBlock(lin); runErr != nil {
-			break
-		}
-		l.progress(b+1, b == nblocks-1)
-	}
+	runErr := l.runBlocks()
 	res = l.result(args, bufs, trace)
 	if l.chk != nil {
 		res.Findings, res.FindingsDropped, res.CheckNotes = l.chk.findings(), l.chk.drop, l.chk.notes
@@ -249,7 +222,7 @@ func (l *launcher) runBlock(b int) error {
 			if l.chk != nil {
 				l.chk.endBlock(blk)
 			}
-			if l.cfg.Issues != nil {
+			if l.cfg.Issues != nil && l.par == nil {
 				streams := make([][]Issue, len(blk.warps))
 				for i, w := range blk.warps {
 					streams[i] = w.issues
@@ -266,6 +239,7 @@ func (l *launcher) runBlock(b int) error {
 
 // progress reports progress at most every 100 ms (and always when final).
 func (l *launcher) progress(done int, final bool) {
+	l.doneBlocks = done
 	if l.cfg.Progress == nil {
 		return
 	}
@@ -275,23 +249,62 @@ func (l *launcher) progress(done int, final bool) {
 	}
 }
 
-// check enforces the budget and the context.
+// check enforces the budget and the context. The budget counts the
+// thread-instructions of the blocks before this one (exact at the head) and
+// of this block so far.
 func (l *launcher) check(w *warp) error {
 	pc := int32(-1)
 	if len(w.stack) > 0 {
 		pc = w.stack[len(w.stack)-1].pc
 	}
-	l.progress(w.blk.lin, false)
-	if l.threads > l.budget {
-		e := l.laneError(w, pc, 0, Budget, 0, fmt.Sprintf("budget of %d thread-instructions exhausted", l.budget),
-			"raise it with %budget or shrink the launch")
-		return e
+	if s := l.par; s != nil {
+		c := s.c
+		if c.stop.Load() {
+			return errStopped
+		}
+		if l.cfg.Issues != nil {
+			s.boundIssues()
+		}
+		if !s.head && c.next.Load() == int64(s.pos) {
+			s.head = true
+		}
+		if !s.head {
+			s.ckpts = append(s.ckpts, checkpoint{threads: l.threads, warp: w.id, pc: pc})
+			if c.committed.Load()+l.threads > l.budget || len(s.ckpts) >= maxCheckpoints {
+				if !s.becomeHead() {
+					return errStopped
+				}
+			}
+		}
+		if s.head {
+			if err := s.settle(); err != nil {
+				return err
+			}
+			if c.committed.Load()+l.threads > l.budget {
+				return l.budgetError(w, pc)
+			}
+			c.base.progressHead(l.threads)
+		}
+	} else if l.threads > l.budget {
+		return l.budgetError(w, pc)
 	}
 	if err := l.ctx.Err(); err != nil {
 		e := l.laneError(w, pc, 0, Interrupted, 0, "interrupted", err.Error())
 		return e
 	}
 	return nil
+}
+
+// progressHead reports progress from the head block: the committed blocks
+// and the head's thread-instructions so far.
+func (l *launcher) progressHead(running int64) {
+	if l.cfg.Progress == nil {
+		return
+	}
+	if now := time.Now(); now.Sub(l.lastProgress) >= 100*time.Millisecond {
+		l.lastProgress = now
+		l.cfg.Progress(Progress{BlocksDone: l.doneBlocks, BlocksTotal: l.nblocks, ThreadInstructions: l.threads + running})
+	}
 }
 
 // resetWarp prepares a warp for a new block.

@@ -147,6 +147,15 @@ type checker struct {
 	wroteEpoch bool // a shared write happened in the current epoch
 	initWords  int  // shared words of the running block with every byte written
 
+	// Parallel blocks (parallel.go): a block's global accesses logged for
+	// replay in block order, the order of its findings among them, and the
+	// words each logged write left while one is replayed.
+	glog   *globalLog
+	seq    int32
+	seqs   []int32
+	rvals  []uint32
+	rstart [32]int32
+
 	exitPC   int32 // first exit of the running block (-1: none)
 	exitThr  int
 	barFirst [16]int32 // pc of the first arrival at each barrier's current instance (-1: none)
@@ -254,6 +263,7 @@ func (k *checker) add(f Finding) {
 	}
 	k.found[key] = len(k.list)
 	k.list = append(k.list, f)
+	k.seqs = append(k.seqs, k.seq)
 }
 
 // thread3 is the 3-D index of a linear thread of the block.
@@ -347,6 +357,10 @@ func (k *checker) access(w *warp, pc int32, mask uint32, addr *[32]uint64, sp sp
 	case spShared:
 		k.shared(w, pc, mask, addr, n, read, write, atomic)
 	case spGlobal:
+		if k.glog != nil {
+			k.logGlobal(w, pc, mask, addr, n, kind)
+			return
+		}
 		k.globalAccess(w, pc, mask, addr, n, read, write, atomic)
 	case spLocal:
 		if k.c.Init {
@@ -817,7 +831,7 @@ func (k *checker) globalAccess(w *warp, pc int32, mask uint32, addr *[32]uint64,
 			}
 			if write {
 				if g.w.blk != 0 && g.w.blk != b1 && g.w.m&bm != 0 && !(atomic && g.w.f&fAtomic != 0) &&
-					(atomic || g.w.f&fAtomic != 0 || differs(g.val, wordAt(al.data, wi), bm&g.w.m)) {
+					(atomic || g.w.f&fAtomic != 0 || differs(g.val, k.wordNow(al, wi, lane, off), bm&g.w.m)) {
 					k.race(w, pc, lane, "global", al.base+wi*4, n, accessWord(true, atomic), g.w.pc, int(g.w.thr), accessWord(true, g.w.f&fAtomic != 0), int(g.w.blk-1))
 				}
 				if e.r.blk != 0 && e.r.blk != b1 && e.r.m&bm != 0 && !(atomic && e.r.f&fAtomic != 0) {
@@ -825,7 +839,7 @@ func (k *checker) globalAccess(w *warp, pc int32, mask uint32, addr *[32]uint64,
 				} else if e.r2.blk != 0 && e.r2.blk != b1 && e.r2.m&bm != 0 && !(atomic && e.r2.f&fAtomic != 0) {
 					k.race(w, pc, lane, "global", al.base+wi*4, n, accessWord(true, atomic), e.r2.pc, int(e.r2.thr), accessWord(false, e.r2.f&fAtomic != 0), int(e.r2.blk-1))
 				}
-				g.w, g.val = grec{blk: b1, pc: pc, thr: t, m: bm, f: fl}, wordAt(al.data, wi)
+				g.w, g.val = grec{blk: b1, pc: pc, thr: t, m: bm, f: fl}, k.wordNow(al, wi, lane, off)
 			}
 			if read && e.r.blk == b1 && e.r.f == fl {
 				e.r.m |= bm

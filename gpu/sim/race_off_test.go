@@ -1,0 +1,6 @@
+//go:build !race
+
+package sim
+
+// raceDetector: the race detector is off.
+const raceDetector = false
