@@ -116,7 +116,7 @@ func timeScaleCases(t *testing.T) []timingRow {
 		src := readGolden(t, "ptx/"+base+".sm_90.ptx")
 		start := time.Now()
 		rep, err := Run(context.Background(), Request{Source: []byte(src), SourceFile: base + ".ptx", IsPTX: true, Arch: "sm_90",
-			Launch: l, Grid: c.Grid, Block: c.Block, Timing: true, Budget: 1e10, Trace: launch.Trace{Steps: -1}})
+			Launch: l, Grid: c.Grid, Block: c.Block, Timing: true, TimingWaves: -1, Budget: 1e10, Trace: launch.Trace{Steps: -1}})
 		if err != nil {
 			t.Logf("%s: %v", name, err)
 			continue
