@@ -52,7 +52,7 @@ usage:
   kernelscope install [--user | --sys-prefix | --prefix DIR] [--sandbox]
   kernelscope kernel [--sandbox] -f CONNECTION_FILE
   kernelscope run [--sandbox] [--arch A] [--grid X[,Y,Z]] [--block X[,Y,Z]] [--launch 'NAME(args)'] [--dynamic-smem N] [--symbol 'NAME=init'] [--compiler C]
-                  [--flags F] [--budget N] [--timing on|off|all] [--check race,init,sync,order|all|off] [--expect EXPR]...
+                  [--flags F] [--budget N] [--timing on|off|all[,caches][,sass]] [--check race,init,sync,order|all|off] [--expect EXPR]...
                   [--json] [--html FILE] [--dump DIR] FILE.cu|FILE.ptx
   kernelscope run [--arch A] [--flags F] [--budget N] [--timing on|off] [--check ...] [--json] PROGRAM.cu [-- ARGS...]
                   (a .cu with main(): built, run with stdin/stdout/stderr, exits with its status)
@@ -255,7 +255,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	compiler := fs.String("compiler", "auto", "auto, clang or nvcc")
 	flags := fs.String("flags", "", "extra compiler flags")
 	budget := fs.Float64("budget", 0, "most thread-instructions to simulate (default 2e9)")
-	timing := fs.String("timing", "on", "on, off or all (all: no sampling of huge grids)")
+	timing := fs.String("timing", "on", "on, off or all (all: no sampling of huge grids), then optionally ,caches (time-aware caches and atomic units) and ,sass (the modelled SASS issue stream)")
 	asJSON := fs.Bool("json", false, "print the JSON report")
 	htmlOut := fs.String("html", "", "write the HTML report to FILE")
 	dump := fs.String("dump", "", "write each buffer argument after the launch to DIR/NAME.bin")
@@ -269,15 +269,16 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	tmode, terr := magics.ParseTiming(*timing)
+	if terr != nil {
+		return &usageError{"run: --timing: " + terr.Error()}
+	}
 	if fs.NArg() >= 1 && programMode(fs) { // a whole program (main_program.go)
 		return runProgram(fs.Arg(0), fs.Args()[1:], programFlags{arch: *archName, flags: strings.Fields(*flags), budget: int64(*budget),
-			timing: *timing != "off", json: *asJSON, sandbox: *sandbox, checks: *checkList}, stdout, stderr)
+			timing: tmode.On, json: *asJSON, sandbox: *sandbox, checks: *checkList}, stdout, stderr)
 	}
 	if fs.NArg() != 1 {
 		return &usageError{"run: give exactly one FILE.cu or FILE.ptx"}
-	}
-	if *timing != "on" && *timing != "off" && *timing != "all" {
-		return &usageError{fmt.Sprintf("run: --timing takes on or off (or all), found %q", *timing)}
 	}
 	g, err := parseDims(*grid)
 	if err != nil {
@@ -294,7 +295,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	}
 	req := analysis.Request{
 		Source: src, SourceFile: filepath.Base(path), IsPTX: isPTX, Arch: *archName, Compiler: *compiler,
-		Flags: strings.Fields(*flags), Grid: g, Block: b, Budget: int64(*budget), Timing: *timing != "off", TimingWaves: analysis.TimingWaves(*timing == "all"),
+		Flags: strings.Fields(*flags), Grid: g, Block: b, Budget: int64(*budget), Timing: tmode.On, TimingWaves: analysis.TimingWaves(tmode.All),
+		TimedCaches: tmode.Caches, SASSIssues: tmode.SASS,
 		BaseDir: filepath.Dir(path), Trace: magics.Trace{WarpLo: 0, WarpHi: 1, Steps: 5000}, Sandbox: *sandbox,
 	}
 	if req.Checks, err = analysis.ParseChecks(*checkList); err != nil {

@@ -172,3 +172,33 @@ func TestRunHTMLDrawsOnlyShownCharts(t *testing.T) {
 		}
 	}
 }
+
+// TestRunTimingCaches: --timing on,caches reaches the time-aware caches and
+// atomic units (the 11-atomics contention kernel serialises: many more cycles
+// than with the plain model), and a bad option is a usage error.
+func TestRunTimingCaches(t *testing.T) {
+	ptxFile := filepath.Join("testdata", "measured", "caches", "ptx", "contention.ptx")
+	cycles := func(timing string) float64 {
+		code, out, stderr := runCLI("run", "--arch", "sm_90", "--grid", "132", "--block", "256", "--json", "--timing", timing,
+			"--check", "off", "--launch", "v_atom11(zeros(4):u32, zeros(33792):u32)", ptxFile)
+		if code != 0 {
+			t.Fatalf("--timing %s: exit %d: %s", timing, code, stderr)
+		}
+		var rep struct {
+			Timing struct {
+				KernelCycles float64 `json:"kernel_cycles"`
+			} `json:"timing"`
+		}
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatal(err)
+		}
+		return rep.Timing.KernelCycles
+	}
+	plain, timed := cycles("on"), cycles("on,caches")
+	if !(timed > 4*plain) {
+		t.Errorf("kernel cycles: %v with --timing on, %v with on,caches: the atomic units did not serialise", plain, timed)
+	}
+	if code, _, stderr := runCLI("run", "--timing", "on,cache", ptxFile); code != 2 || !strings.Contains(stderr, `unknown option "cache"`) {
+		t.Errorf("--timing on,cache: exit %d, %s", code, stderr)
+	}
+}

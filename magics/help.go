@@ -39,7 +39,7 @@ func magicTable() []magicDoc {
 		{"%sample", "%sample NAME", "Runs a bundled sample kernel; its PTX is pre-built, so it works with no compiler installed."},
 		{"%samples", "%samples", "Lists the bundled sample kernels."},
 		{"%budget", "%budget 2e9", "The most thread-instructions one launch may simulate (default 2e9)."},
-		{"%timing", "%timing on | off | all", "Turns the timing model (cycles, stalls, timeline) on or off (default on); a launch of more than 16 waves is timed on 16 of them and extrapolated (the report gives the estimated error); all times every block."},
+		{"%timing", "%timing on | off | all [caches] [sass]", "Turns the timing model (cycles, stalls, timeline) on or off (default on); a launch of more than 16 waves is timed on 16 of them and extrapolated (the report gives the estimated error); all times every block. caches: time-aware L1/L2 and same-address atomics serialised at the H200's measured rate (contended atomics); sass: each PTX instruction issues as its modelled SASS count (not the default: less accurate on the golden set)."},
 		{"%check", "%check race,init,sync,order | all | off", "Correctness checks: shared/global races, reads of unwritten memory, barrier and warp-sync misuse (race, init, sync: on by default); order reruns the launch in reverse block and warp order and compares the outputs."},
 		{"%expect", "%expect out == a + b | out ~= file(\"ref.bin\") ulp=2 | sum(hist) == n", "An expectation checked after the launch over its buffers and scalars; the report says whether each holds, with the first failing index."},
 		{"%defines", "%defines", "Lists the kept definitions (%%cuda_define) with the names they declare."},

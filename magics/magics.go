@@ -78,6 +78,10 @@ type Spec struct {
 	Timing   bool
 	// TimingAll: %timing all, the timing model models every block (no sampling).
 	TimingAll bool
+	// TimingCaches: %timing ... caches, the time-aware caches and atomic units.
+	TimingCaches bool
+	// TimingSASS: %timing ... sass, the modelled SASS issue stream.
+	TimingSASS bool
 
 	Sample      string // %sample NAME
 	ListSamples bool   // %samples
@@ -152,6 +156,8 @@ type defaults struct {
 	checks   []string
 	// timingAll: %timing all (no sampling of huge grids)
 	timingAll bool
+	// timingCaches, timingSASS: %timing ... caches / sass
+	timingCaches, timingSASS bool
 
 	shared    int // %shared / <<<g, b, N>>>: dynamic shared memory, when sharedSet
 	sharedSet bool
@@ -308,7 +314,7 @@ func (s *State) Parse(cell string) (*Spec, error) {
 	spec.Compiler, spec.Flags, spec.Trace, spec.Show = d.compiler, d.flags, d.trace, d.show
 	spec.Requested = d.asked
 	spec.Budget, spec.Timing = d.budget, d.timing
-	spec.TimingAll = d.timingAll
+	spec.TimingAll, spec.TimingCaches, spec.TimingSASS = d.timingAll, d.timingCaches, d.timingSASS
 	spec.Checks = d.checks
 	return spec, nil
 }
@@ -450,16 +456,11 @@ func applyMagic(n int, line string, d *defaults, spec *Spec) error {
 		}
 		d.budget = b
 	case "%timing":
-		switch arg {
-		case "on":
-			d.timing, d.timingAll = true, false
-		case "off":
-			d.timing, d.timingAll = false, false
-		case "all":
-			d.timing, d.timingAll = true, true
-		default:
-			return fail("expected on or off (or all: time every block of a huge grid, no sampling), found %q", arg)
+		m, err := ParseTiming(arg)
+		if err != nil {
+			return fail("%v", err)
 		}
+		d.timing, d.timingAll, d.timingCaches, d.timingSASS = m.On, m.All, m.Caches, m.SASS
 	case "%check":
 		c, err := ParseCheck(arg)
 		if err != nil {
@@ -760,4 +761,45 @@ func checkProgramCell(lines []string, spec *Spec, hasCode bool) error {
 		return fail("a program's launches come from its main(): drop " + other + " from this cell")
 	}
 	return nil
+}
+
+// TimingMode is what %timing and --timing choose.
+type TimingMode struct {
+	On     bool // the timing model runs
+	All    bool // every block is modelled (no sampling of huge grids)
+	Caches bool // time-aware L1/L2 and same-address atomic serialisation (docs/caches.md)
+	SASS   bool // each PTX instruction issues as gpu/ptxas's modelled SASS count
+}
+
+// ParseTiming reads "on", "off" or "all", optionally followed (after spaces or
+// commas) by "caches" and "sass".
+func ParseTiming(arg string) (TimingMode, error) {
+	words := strings.FieldsFunc(arg, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' })
+	var m TimingMode
+	if len(words) == 0 {
+		return m, fmt.Errorf("expected on or off (or all), found nothing")
+	}
+	switch words[0] {
+	case "on":
+		m.On = true
+	case "all":
+		m.On, m.All = true, true
+	case "off":
+	default:
+		return m, fmt.Errorf("expected on or off (or all: time every block of a huge grid, no sampling; then optionally caches, sass), found %q", words[0])
+	}
+	for _, w := range words[1:] {
+		switch w {
+		case "caches":
+			m.Caches = true
+		case "sass":
+			m.SASS = true
+		default:
+			return m, fmt.Errorf("%s: unknown option %q (known: caches: time-aware caches and atomic units; sass: issue the modelled SASS stream)", words[0], w)
+		}
+	}
+	if !m.On && (m.Caches || m.SASS) {
+		return m, fmt.Errorf("off takes no options")
+	}
+	return m, nil
 }

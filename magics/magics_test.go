@@ -320,3 +320,38 @@ func TestProgramMagic(t *testing.T) {
 		}
 	}
 }
+
+func TestParseTiming(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want TimingMode
+		err  string
+	}{
+		{"on", TimingMode{On: true}, ""},
+		{"off", TimingMode{}, ""},
+		{"all", TimingMode{On: true, All: true}, ""},
+		{"on caches", TimingMode{On: true, Caches: true}, ""},
+		{"all,caches,sass", TimingMode{On: true, All: true, Caches: true, SASS: true}, ""},
+		{"on sass", TimingMode{On: true, SASS: true}, ""},
+		{"off caches", TimingMode{}, "off takes no options"},
+		{"on cache", TimingMode{}, `unknown option "cache"`},
+		{"maybe", TimingMode{}, "on or off"},
+		{"", TimingMode{}, "found nothing"},
+	} {
+		got, err := ParseTiming(c.in)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("ParseTiming(%q): error %v, want one containing %q", c.in, err, c.err)
+			}
+			continue
+		}
+		if err != nil || got != c.want {
+			t.Errorf("ParseTiming(%q) = %+v, %v; want %+v", c.in, got, err, c.want)
+		}
+	}
+	st := NewState()
+	spec, err := st.Parse("%timing on caches\n%launch k(a=ones(4))\n")
+	if err != nil || !spec.Timing || !spec.TimingCaches || spec.TimingSASS {
+		t.Errorf("%%timing on caches: spec %+v, %v", spec, err)
+	}
+}

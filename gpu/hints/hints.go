@@ -552,7 +552,7 @@ func uniformAndAtomicRules(rep *report.Report) []report.Hint {
 				continue
 			}
 			r := float64(s.lanes) / float64(s.addresses)
-			ev := fmt.Sprintf("%s lane updates on %s distinct addresses (%s lanes per address)", group(s.lanes), group(s.addresses), times(r))
+			ev := fmt.Sprintf("%s lane updates on %s addresses counted per warp instruction (%s lanes of a warp per address)", group(s.lanes), group(s.addresses), times(r))
 			removable := 1 - 1/r
 			waves := 0.0
 			if space == "shared" && s.idealWaves > 0 {
