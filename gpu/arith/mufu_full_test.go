@@ -15,7 +15,7 @@ import (
 // which buckets the model reproduces bit for bit. Skipped unless set.
 func TestMufuAllBuckets(t *testing.T) {
 	if os.Getenv("KS_MUFU_EXPLORE") == "" {
-		t.Skip("set KS_MUFU_EXPLORE (scripts/mufu/fullcheck.sh)")
+		t.Skip("set KS_MUFU_EXPLORE=rcp,rsqrt,... (scripts/mufu/fullcheck.sh; hours of CPU)")
 	}
 	names := strings.Split(os.Getenv("KS_MUFU_EXPLORE"), ",")
 	bks := []int{0, 1, 50, 100, 110, 120, 125, 126, 127, 128, 129, 133, 140, 150, 151, 152, 153, 160, 200, 253, 254, 255}

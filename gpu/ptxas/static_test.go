@@ -73,8 +73,8 @@ func loadPair(t testing.TB, p listingPair) (*ptx.Module, *sass.Listing) {
 }
 
 func TestStaticExplore(t *testing.T) {
-	if os.Getenv("PTXAS_EXPLORE") == "" {
-		t.Skip("PTXAS_EXPLORE=1 to print the static comparison")
+	if os.Getenv("KS_PTXAS_EXPLORE") == "" {
+		t.Skip("KS_PTXAS_EXPLORE=1 to print the static comparison")
 	}
 	var lines []string
 	for _, p := range listingPairs(t) {

@@ -287,8 +287,8 @@ func listingFor(t testing.TB, ptxPath string) *sass.Listing {
 }
 
 func TestDynamicExplore(t *testing.T) {
-	if os.Getenv("PTXAS_EXPLORE") == "" {
-		t.Skip("PTXAS_EXPLORE=1 to print the dynamic comparison")
+	if os.Getenv("KS_PTXAS_EXPLORE") == "" {
+		t.Skip("KS_PTXAS_EXPLORE=1 to print the dynamic comparison")
 	}
 	ncu := loadNCU(t)
 	cache := map[string]*ptx.Module{}
@@ -310,8 +310,8 @@ func TestDynamicExplore(t *testing.T) {
 var _ = fmt.Sprintf
 
 func TestPipeExplore(t *testing.T) {
-	if os.Getenv("PTXAS_EXPLORE") == "" {
-		t.Skip("PTXAS_EXPLORE=1")
+	if os.Getenv("KS_PTXAS_EXPLORE") == "" {
+		t.Skip("KS_PTXAS_EXPLORE=1 to print the pipe comparison")
 	}
 	ncu := loadNCU(t)
 	cache := map[string]*ptx.Module{}
