@@ -174,8 +174,12 @@ func astParam(c *astNode, src []byte) cudaParam {
 // fillFromClang adds, for each kernel of the module the light scan found no usable
 // parameters for (a kernel made by a function-like macro, a name the scan cannot see),
 // the parameters clang's AST gives. Without a clang, or when clang fails, the scan's
-// result stands as it was.
-func fillFromClang(ctx context.Context, src []byte, includeDir string, mod *ptx.Module, cuda map[string][]cudaParam) map[string][]cudaParam {
+// result stands as it was. A sandboxed request never runs it (its clang run has
+// none of the toolchain's sandbox rules for #include).
+func fillFromClang(ctx context.Context, src []byte, includeDir string, sandbox bool, mod *ptx.Module, cuda map[string][]cudaParam) map[string][]cudaParam {
+	if sandbox {
+		return cuda
+	}
 	var missing []string
 	for _, k := range mod.Kernels() {
 		n := demangle(k.Name)

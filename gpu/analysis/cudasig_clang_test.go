@@ -76,7 +76,7 @@ func TestClangSignaturesThroughMacros(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cuda := fillFromClang(context.Background(), src, dir, mod, cudaKernels(string(src)))
+	cuda := fillFromClang(context.Background(), src, dir, false, mod, cudaKernels(string(src)))
 	var names []string
 	for _, p := range cuda["mf_lgammaf"] {
 		names = append(names, p.name+":"+p.ctype)
