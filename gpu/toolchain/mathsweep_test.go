@@ -240,9 +240,54 @@ func besselI(n int, x float64) float64 {
 	return s
 }
 
-// sinpiRef is sin(pi x) with x reduced exactly first.
-func sinpiRef(x float64) float64 { return math.Sin(math.Pi * math.Mod(x, 2)) }
-func cospiRef(x float64) float64 { return math.Cos(math.Pi * math.Mod(x, 2)) }
+// sinpiRef is sin(pi x) with x reduced exactly to [0, 1/2] first (x is a float32
+// value, so every step is exact in float64), exact at the zeros.
+func sinpiRef(x float64) float64 {
+	r := math.Mod(x, 2) // exact, sign of x
+	if r < 0 {
+		r += 2 // exact: |r| < 2 with at most 24 significant bits
+	}
+	sign := 1.0
+	if r >= 1 {
+		r, sign = r-1, -1
+	}
+	if r > 0.5 {
+		r = 1 - r
+	}
+	if r == 0 {
+		return math.Copysign(0, sign*x)
+	}
+	return sign * math.Sin(math.Pi*r)
+}
+
+// cospiRef is cos(pi x) = sin(pi (x + 1/2)), x + 1/2 exact for a float32 x.
+func cospiRef(x float64) float64 { return sinpiRef(math.Abs(x) + 0.5) }
+
+// erfcinvRef is erfc's inverse by Newton's method on math.Erfc (math.Erfcinv is
+// Erfinv(1 - x), which loses everything for small x).
+func erfcinvRef(x float64) float64 {
+	if x <= 0 || x >= 2 {
+		return math.Erfcinv(x)
+	}
+	y := math.Erfcinv(x)
+	if x < 1e-3 || math.IsInf(y, 0) {
+		t := math.Sqrt(-math.Log(x))
+		y = t - (math.Log(t)+0.5*math.Log(math.Pi))/(2*t)
+	}
+	for range 8 {
+		y += (math.Erfc(y) - x) / (2 / math.SqrtPi * math.Exp(-y*y))
+	}
+	return y
+}
+
+// erfcxRef is exp(x^2) erfc(x), by its asymptotic series for large x.
+func erfcxRef(x float64) float64 {
+	if x < 25 {
+		return math.Exp(x*x) * math.Erfc(x)
+	}
+	r := 1 / (x * x)
+	return (1 - 0.5*r + 0.75*r*r - 1.875*r*r*r + 6.5625*r*r*r*r) / (x * math.SqrtPi)
+}
 
 // floatRefs are float64 references of the float functions (k is the sample index,
 // jnf's and ynf's n is k % 6); a function missing here is compared with the H200 only.
@@ -261,7 +306,7 @@ var floatRefs = map[string]func(x, y, z float64, k uint64) float64{
 	"erfcf": func(x, y, z float64, k uint64) float64 { return math.Erfc(x) }, "erfinvf": func(x, y, z float64, k uint64) float64 { return math.Erfinv(x) },
 	"erfcinvf":    func(x, y, z float64, k uint64) float64 { return math.Erfcinv(x) },
 	"normcdff":    func(x, y, z float64, k uint64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) },
-	"normcdfinvf": func(x, y, z float64, k uint64) float64 { return -math.Sqrt2 * math.Erfcinv(2*x) },
+	"normcdfinvf": func(x, y, z float64, k uint64) float64 { return -math.Sqrt2 * erfcinvRef(2*x) },
 	"sinpif":      func(x, y, z float64, k uint64) float64 { return sinpiRef(x) }, "cospif": func(x, y, z float64, k uint64) float64 { return cospiRef(x) },
 	"sincospif_s": func(x, y, z float64, k uint64) float64 { return sinpiRef(x) }, "sincospif_c": func(x, y, z float64, k uint64) float64 { return cospiRef(x) },
 	"sqrtf": func(x, y, z float64, k uint64) float64 { return math.Sqrt(x) }, "rsqrtf": func(x, y, z float64, k uint64) float64 { return 1 / math.Sqrt(x) },

@@ -18,7 +18,8 @@
 
 #define KS_NV extern "C" __device__ inline __attribute__((always_inline))
 #define KS_IN static __device__ __forceinline__
-_Pragma("clang fp contract(off)")
+// Contraction off inside each function (at the start of its body, so the cell keeps its own).
+#define KS_MX_EXACT _Pragma("clang fp contract(off)")
 
 #define KS_MX_PI 3.141592653589793116
 #define KS_MX_LN2 6.93147180559945286227e-01
@@ -29,6 +30,7 @@ _Pragma("clang fp contract(off)")
 
 // log1p(x) = log(u) * x / (u - 1) with u = 1 + x (the quotient cancels u's rounding).
 KS_NV double __nv_log1p(double x) {
+  KS_MX_EXACT
   if (!(x == x) || x == __builtin_inf()) return x + x;
   double u = 1.0 + x;
   if (u == 1.0) return x;
@@ -38,6 +40,7 @@ KS_NV double __nv_log1p(double x) {
 
 // expm1(x) = (u - 1) * x / log(u) with u = exp(x) (Kahan), u - 1 for large |x|.
 KS_NV double __nv_expm1(double x) {
+  KS_MX_EXACT
   if (!(x == x)) return x + x;
   if (__builtin_fabs(x) < 0x1p-54) return x;
   if (x > 40.0) return __nv_exp(x);
@@ -50,6 +53,7 @@ KS_NV double __nv_expm1(double x) {
 }
 
 KS_NV double __nv_sinh(double x) {
+  KS_MX_EXACT
   double a = __builtin_fabs(x), r;
   if (!(a == a)) return x + x;
   if (a < 0x1p-28) return x;
@@ -64,6 +68,7 @@ KS_NV double __nv_sinh(double x) {
 }
 
 KS_NV double __nv_cosh(double x) {
+  KS_MX_EXACT
   double a = __builtin_fabs(x);
   if (!(a == a)) return x + x;
   if (a > 22.0) {
@@ -76,6 +81,7 @@ KS_NV double __nv_cosh(double x) {
 }
 
 KS_NV double __nv_tan(double x) {
+  KS_MX_EXACT
   double s, c;
   __nv_sincos(x, &s, &c);
   return s / c;
@@ -84,6 +90,7 @@ KS_NV double __nv_tan(double x) {
 KS_NV double __nv_exp10(double x) { return __nv_pow(10.0, x); }
 
 KS_NV double __nv_asinh(double x) {
+  KS_MX_EXACT
   double a = __builtin_fabs(x), r;
   if (!(a == a) || a == __builtin_inf()) return x + x;
   if (a < 0x1p-28) return x;
@@ -99,6 +106,7 @@ KS_NV double __nv_asinh(double x) {
 }
 
 KS_NV double __nv_acosh(double x) {
+  KS_MX_EXACT
   if (!(x >= 1.0)) return (x - x) / (x - x); // NaN for x < 1 and NaN
   if (x == __builtin_inf()) return x;
   if (x > 0x1p28) return __nv_log(x) + KS_MX_LN2;
@@ -108,6 +116,7 @@ KS_NV double __nv_acosh(double x) {
 }
 
 KS_NV double __nv_atanh(double x) {
+  KS_MX_EXACT
   double a = __builtin_fabs(x), r;
   if (!(a == a)) return x + x;
   if (a > 1.0) return (x - x) / (x - x);
@@ -125,6 +134,7 @@ KS_NV double __nv_atanh(double x) {
 
 // log Gamma(1 + z) for |z| <= 0.5: -log1p(z) + (1 - Euler) z + sum_k (-1)^k (zeta(k) - 1) z^k / k.
 KS_IN double ks_mx_lgamma1p(double z) {
+  KS_MX_EXACT
   const double c[30] = {
       3.22467033424113203e-01,  -6.73523010531981020e-02, 2.05808084277845464e-02,  -7.38555102867398568e-03,
       2.89051033074152336e-03,  -1.19275391170326102e-03, 5.09669524743042450e-04,  -2.23154758453579386e-04,
@@ -142,6 +152,7 @@ KS_IN double ks_mx_lgamma1p(double z) {
 
 // The Stirling series' correction sum_k B_2k / (2k (2k-1) x^(2k-1)) for x >= 8.
 KS_IN double ks_mx_stirling(double x) {
+  KS_MX_EXACT
   double r = 1.0 / x, r2 = r * r;
   // B2/(2*1) = 1/12, B4/(4*3) = -1/360, B6/(6*5) = 1/1260, B8/(8*7) = -1/1680,
   // B10/(10*9) = 1/1188, B12/(12*11) = -691/360360, B14/(14*13) = 1/156, B16/(16*15) = -3617/122400.
@@ -158,6 +169,7 @@ KS_IN double ks_mx_stirling(double x) {
 
 // log|Gamma(x)| for x >= 0.5.
 KS_IN double ks_mx_lgamma_pos(double x) {
+  KS_MX_EXACT
   if (x <= 1.5) return ks_mx_lgamma1p(x - 1.0);
   if (x <= 2.5) {
     double z = x - 2.0;
@@ -177,6 +189,7 @@ KS_IN double ks_mx_lgamma_pos(double x) {
 }
 
 KS_NV double __nv_lgamma(double x) {
+  KS_MX_EXACT
   if (!(x == x)) return x + x;
   if (__builtin_isinf(x)) return __builtin_inf();
   if (x >= 0.5) return ks_mx_lgamma_pos(x);
@@ -189,6 +202,7 @@ KS_NV double __nv_lgamma(double x) {
 
 // Gamma(x) for x >= 0.5.
 KS_IN double ks_mx_tgamma_pos(double x) {
+  KS_MX_EXACT
   if (x > 171.7) return __builtin_inf();
   if (x >= 8.0) {
     // sqrt(2 pi) x^(x - 1/2) e^-x e^stirling, x^(x - 1/2) split in two so it does not overflow.
@@ -205,6 +219,7 @@ KS_IN double ks_mx_tgamma_pos(double x) {
 }
 
 KS_NV double __nv_tgamma(double x) {
+  KS_MX_EXACT
   if (!(x == x)) return x + x;
   if (x == __builtin_inf()) return x;
   if (x == 0.0) return __builtin_copysign(__builtin_inf(), x);
@@ -228,6 +243,7 @@ KS_NV float __nv_atanhf(float x) { return (float)__nv_atanh((double)x); }
 
 // The power series of J_n(x), n >= 0: sum_k (-1)^k (x/2)^(2k+n) / (k! (n+k)!).
 KS_IN double ks_mx_jn_series(int n, double x) {
+  KS_MX_EXACT
   double h = 0.5 * x, q = -h * h, t = 1.0;
   for (int k = 1; k <= n; k++) t *= h / k;
   double s = t;
@@ -241,6 +257,7 @@ KS_IN double ks_mx_jn_series(int n, double x) {
 
 // Hankel's asymptotic P and Q of order nu (0 or 1) for x >= 12.
 KS_IN void ks_mx_hankel(int nu, double x, double *P, double *Q) {
+  KS_MX_EXACT
   double mu = 4.0 * nu * nu, a = 1.0, p = 1.0, q = 0.0, z = 1.0 / (8.0 * x), last = 2.0;
   for (int k = 1; k < 40; k++) {
     a *= (mu - (double)(2 * k - 1) * (double)(2 * k - 1)) * z / k;
@@ -261,6 +278,7 @@ KS_IN void ks_mx_hankel(int nu, double x, double *P, double *Q) {
 // J_nu or Y_nu (nu = 0, 1) for x >= 12: sqrt(2/(pi x)) (P cos(chi) - Q sin(chi)) or
 // (P sin(chi) + Q cos(chi)), chi = x - (2 nu + 1) pi / 4.
 KS_IN double ks_mx_bessel_big(int nu, int y, double x) {
+  KS_MX_EXACT
   double P, Q, s, c;
   ks_mx_hankel(nu, x, &P, &Q);
   __nv_sincos(x, &s, &c);
@@ -278,10 +296,12 @@ KS_IN double ks_mx_bessel_big(int nu, int y, double x) {
 }
 
 KS_IN double ks_mx_j0(double x) {
+  KS_MX_EXACT
   x = __builtin_fabs(x);
   return x < 12.0 ? ks_mx_jn_series(0, x) : ks_mx_bessel_big(0, 0, x);
 }
 KS_IN double ks_mx_j1(double x) {
+  KS_MX_EXACT
   double a = __builtin_fabs(x);
   double r = a < 12.0 ? ks_mx_jn_series(1, a) : ks_mx_bessel_big(1, 0, a);
   return x < 0 ? -r : r;
@@ -289,6 +309,7 @@ KS_IN double ks_mx_j1(double x) {
 
 // Y0 for 0 < x < 12: (2/pi) ((log(x/2) + Euler) J0(x) + sum_k (-1)^(k+1) H_k (x^2/4)^k / (k!)^2).
 KS_IN double ks_mx_y0(double x) {
+  KS_MX_EXACT
   if (x >= 12.0) return ks_mx_bessel_big(0, 1, x);
   double q = 0.25 * x * x, t = 1.0, H = 0.0, s = 0.0;
   for (int k = 1; k < 200; k++) {
@@ -304,6 +325,7 @@ KS_IN double ks_mx_y0(double x) {
 // Y1 for 0 < x < 12: -2/(pi x) + (2/pi) log(x/2) J1(x)
 //   - (1/pi) sum_k (-1)^k (psi(k+1) + psi(k+2)) (x/2)^(2k+1) / (k! (k+1)!).
 KS_IN double ks_mx_y1(double x) {
+  KS_MX_EXACT
   if (x >= 12.0) return ks_mx_bessel_big(1, 1, x);
   double h = 0.5 * x, q = -h * h, t = h, psi1 = -KS_MX_EULER, psi2 = 1.0 - KS_MX_EULER;
   double s = t * (psi1 + psi2);
@@ -319,20 +341,24 @@ KS_IN double ks_mx_y1(double x) {
 }
 
 KS_NV float __nv_j0f(float x) {
+  KS_MX_EXACT
   if (__builtin_isinf(x)) return 0.0f;
   return (float)ks_mx_j0((double)x);
 }
 KS_NV float __nv_j1f(float x) {
+  KS_MX_EXACT
   if (__builtin_isinf(x)) return __builtin_copysignf(0.0f, x);
   return (float)ks_mx_j1((double)x);
 }
 KS_NV float __nv_y0f(float x) {
+  KS_MX_EXACT
   if (!(x >= 0.0f)) return __builtin_nanf("");
   if (x == 0.0f) return -__builtin_inff();
   if (__builtin_isinf(x)) return 0.0f;
   return (float)ks_mx_y0((double)x);
 }
 KS_NV float __nv_y1f(float x) {
+  KS_MX_EXACT
   if (!(x >= 0.0f)) return __builtin_nanf("");
   if (x == 0.0f) return -__builtin_inff();
   if (__builtin_isinf(x)) return 0.0f;
@@ -341,6 +367,7 @@ KS_NV float __nv_y1f(float x) {
 
 // J_n: the series for |x| <= n (and small x), forward recurrence from J0 and J1 above.
 KS_NV float __nv_jnf(int n, float xf) {
+  KS_MX_EXACT
   double x = (double)xf, sign = 1.0;
   if (n < 0) {
     n = -n;
@@ -371,6 +398,7 @@ KS_NV float __nv_jnf(int n, float xf) {
 
 // Y_n: forward recurrence from Y0 and Y1 (stable for Y).
 KS_NV float __nv_ynf(int n, float xf) {
+  KS_MX_EXACT
   double sign = 1.0;
   if (n < 0) {
     n = -n;
@@ -391,6 +419,7 @@ KS_NV float __nv_ynf(int n, float xf) {
 
 // I0 and I1: their power series (all terms positive), until the terms no longer count.
 KS_IN double ks_mx_in_series(int n, double x) {
+  KS_MX_EXACT
   double h = 0.5 * x, q = h * h, t = n ? h : 1.0, s = t;
   for (int k = 1; k < 400; k++) {
     t *= q / ((double)k * (double)(k + n));
@@ -401,12 +430,14 @@ KS_IN double ks_mx_in_series(int n, double x) {
 }
 
 KS_NV float __nv_cyl_bessel_i0f(float x) {
+  KS_MX_EXACT
   double a = __builtin_fabs((double)x);
   if (!(a == a)) return x;
   if (a > 100.0) return __builtin_inff();
   return (float)ks_mx_in_series(0, a);
 }
 KS_NV float __nv_cyl_bessel_i1f(float x) {
+  KS_MX_EXACT
   double a = __builtin_fabs((double)x);
   if (!(a == a)) return x;
   if (a > 100.0) return __builtin_copysignf(__builtin_inff(), x);
@@ -414,6 +445,7 @@ KS_NV float __nv_cyl_bessel_i1f(float x) {
   return x < 0 ? -r : r;
 }
 
+#undef KS_MX_EXACT
 #undef KS_NV
 #undef KS_IN
 #undef KS_MX_PI
