@@ -1445,7 +1445,7 @@ func (p *parser) parseInst() {
 		if !p.isReg(p.lit) {
 			p.errorf(p.pos, "undefined: %s", p.lit)
 		}
-		in.Guard = p.lit
+		in.Guard = p.scoped(p.lit)
 		p.next()
 	}
 	if p.tok != Ident {

@@ -12,6 +12,7 @@ func TestScopedRegisterShadows(t *testing.T) {
 .visible .entry k(.param .u64 p)
 {
 	.reg .b32 %r<5>;
+	.reg .pred %p<2>;
 	mov.u32 %r3, 5;
 	{
 	.reg .u32 %r3, %x;
@@ -22,7 +23,13 @@ func TestScopedRegisterShadows(t *testing.T) {
 	mov.u32 %r3, 9;
 	}
 	add.u32 %r1, %r3, %x;
+	{
+	.reg .pred %p1;
+	setp.eq.u32 %p1, %r3, 7;
+	@%p1 mov.u32 %x, 1;
 	}
+	}
+	@%p1 mov.u32 %r4, 1;
 	mov.u32 %r2, %r3;
 	ret;
 }
@@ -40,8 +47,14 @@ func TestScopedRegisterShadows(t *testing.T) {
 	if name(2, 1) != inner || name(4, 1) != inner || name(2, 0) != "%x" {
 		t.Errorf("inside the block: %s %s %s, want %s", name(2, 1), name(4, 1), name(2, 0), inner)
 	}
-	if name(5, 1) != "%r3" {
-		t.Errorf("after the block %%r3 is %s", name(5, 1))
+	if g := k.Insts[6].Guard; g == "%p1" || g != name(5, 0) {
+		t.Errorf("the inner guard is %s, want the inner %s", g, name(5, 0))
+	}
+	if g := k.Insts[7].Guard; g != "%p1" {
+		t.Errorf("after the blocks the guard is %s, want %%p1", g)
+	}
+	if name(8, 1) != "%r3" {
+		t.Errorf("after the block %%r3 is %s", name(8, 1))
 	}
 	roundTrip(t, "scope.ptx", []byte(src))
 }
