@@ -543,6 +543,9 @@ func writeSweepDoc(t *testing.T, file string, fns []sweepFn, res map[string]map[
   figures are the distance from the H200. The double Bessel functions (j0 j1 y0 y1, and jn yn
   cyl_bessel_i0/i1) are not in the prelude: a cell calling one fails to compile with an error naming the
   function and the line.
+- erfcinvf's "+Inf" in both err columns is a fault of this measurement, not yet found: its reference
+  (Newton's method on math.Erfc) is finite and within 5 ulp of the H200 on all 256 samples when checked
+  alone, yet the test's pass reports an infinite error at some sample; the bits columns are unaffected.
 `)
 	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
