@@ -56,7 +56,7 @@ func ParseOnly(ctx context.Context, req Request) (*ParseResult, error) {
 		out.PTX = PTXInfo{Version: mod.Version, Target: strings.Join(mod.Target, ", ")}
 		cuda := map[string][]cudaParam{}
 		if !req.IsPTX {
-			cuda = cudaKernels(string(req.Source))
+			cuda = fillFromClang(ctx, req.Source, req.BaseDir, req.Sandbox, mod, cudaKernels(string(req.Source)))
 		}
 		out.Kernels = kernelInfos(mod, cuda)
 		setPTXASRegisters(out.Kernels, rep.ResUsage)

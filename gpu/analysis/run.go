@@ -161,7 +161,7 @@ func Run(ctx context.Context, req Request) (*report.Report, error) {
 	}
 	cuda := map[string][]cudaParam{}
 	if !req.IsPTX {
-		cuda = cudaKernels(string(req.Source))
+		cuda = fillFromClang(ctx, req.Source, req.BaseDir, req.Sandbox, mod, cudaKernels(string(req.Source)))
 	}
 	rep.Kernels = kernelInfos(mod, cuda)
 	setPTXASRegisters(rep.Kernels, rep.ResUsage)

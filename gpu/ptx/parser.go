@@ -51,10 +51,12 @@ type parser struct {
 
 	// per function body
 	fn       *Func
-	locals   map[string]symKind // params, body variables, exact register names
-	ranges   map[string]int     // register range prefixes: "%r" -> 16
-	labels   map[string]bool    // labels, target lists and prototypes
-	pending  []pendingLabel     // operands that must name a label
+	locals   map[string]symKind  // params, body variables, exact register names
+	ranges   map[string]int      // register range prefixes: "%r" -> 16
+	labels   map[string]bool     // labels, target lists and prototypes
+	pending  []pendingLabel      // operands that must name a label
+	scopes   []map[string]string // per open { } block: a register declared again inside it -> its unique name
+	scopeSeq int
 	loc      Loc
 	debugStr []DebugString
 }
@@ -816,6 +818,7 @@ func (p *parser) parseBody(f *Func) {
 	}
 	p.next() // {
 	depth := 0
+	p.scopes = p.scopes[:0]
 	for {
 		switch p.tok {
 		case EOF:
@@ -830,9 +833,11 @@ func (p *parser) parseBody(f *Func) {
 				return
 			}
 			depth--
+			p.scopes = p.scopes[:len(p.scopes)-1]
 			p.next()
 		case LBrace:
 			depth++
+			p.scopes = append(p.scopes, nil)
 			p.next()
 		case Semi:
 			p.next()
@@ -930,6 +935,17 @@ func (p *parser) parseRegDecl() {
 		}
 		d := &RegDecl{Pos: pos, Type: typ, Vec: vec, Name: p.lit}
 		p.next()
+		if n := len(p.scopes); n > 0 && p.tok != Less && p.isReg(d.Name) {
+			// A register declared again in a { } block (nvcc's inline-asm blocks
+			// "{ .reg .u32 %r1, ...; }") is another register until the block closes.
+			if p.scopes[n-1] == nil {
+				p.scopes[n-1] = map[string]string{}
+			}
+			p.scopeSeq++
+			u := d.Name + "$s" + strconv.Itoa(p.scopeSeq)
+			p.scopes[n-1][d.Name] = u
+			d.Name = u
+		}
 		if p.tok == Less {
 			p.next()
 			n, ok := p.parseInt()
@@ -1429,7 +1445,7 @@ func (p *parser) parseInst() {
 		if !p.isReg(p.lit) {
 			p.errorf(p.pos, "undefined: %s", p.lit)
 		}
-		in.Guard = p.lit
+		in.Guard = p.scoped(p.lit)
 		p.next()
 	}
 	if p.tok != Ident {
@@ -1477,6 +1493,17 @@ func (p *parser) parseInst() {
 }
 
 // isReg reports whether name is a declared register.
+// scoped is the register a name means in the open { } blocks (its unique name where a
+// block declared it again), or the name itself.
+func (p *parser) scoped(name string) string {
+	for i := len(p.scopes) - 1; i >= 0; i-- {
+		if u, ok := p.scopes[i][name]; ok {
+			return u
+		}
+	}
+	return name
+}
+
 func (p *parser) isReg(name string) bool {
 	if p.locals[name] == symReg {
 		return true
@@ -1598,7 +1625,7 @@ func (p *parser) parseUnary(inst, arg, depth int) (Operand, bool) {
 
 // parseName resolves an identifier operand.
 func (p *parser) parseName(inst, arg int) (Operand, bool) {
-	pos, name := p.pos, p.lit
+	pos, name := p.pos, p.scoped(p.lit)
 	p.next()
 	if name == "_" {
 		return Operand{Kind: OpSink}, true
@@ -1657,7 +1684,7 @@ func (p *parser) parseAddr(inst, arg, depth int) (Operand, bool) {
 	a := Operand{Kind: OpAddr}
 	switch p.tok {
 	case Ident:
-		pos, name := p.pos, p.lit
+		pos, name := p.pos, p.scoped(p.lit)
 		switch {
 		case p.isReg(name):
 			a.BaseReg = true

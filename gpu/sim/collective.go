@@ -88,6 +88,16 @@ func sameMask(v *val, lanes uint32, r []uint64) uint32 {
 	return g
 }
 
+// syncCheck gives the checker a shfl, vote, match or redux once for each member mask
+// (mv) the lanes of exec name, so the tiles of a partitioned warp are checked apart.
+func (l *launcher) syncCheck(w *warp, pc int32, exec uint32, mv *val, r []uint64, bad uint32, what string) {
+	for rest := exec; rest != 0; {
+		g := sameMask(mv, rest, r)
+		l.chk.warpSync(w, pc, g, uint32(mv.get(r, firstLane(g))), bad&g, what, false)
+		rest &^= g
+	}
+}
+
 // vote executes vote.sync, once for each member mask the lanes of exec name.
 func (l *launcher) vote(o *op, exec uint32, r []uint64) {
 	for rest := exec; rest != 0; {
@@ -190,8 +200,19 @@ func (l *launcher) match1(o *op, exec uint32, r []uint64) {
 	}
 }
 
-// redux executes redux.sync on 32-bit integers.
+// redux executes redux.sync on 32-bit integers, once for each member mask the lanes
+// of exec name (cooperative groups' coalesced and labeled partitions give the lanes of
+// a warp different masks in one redux.sync).
 func (l *launcher) redux(o *op, exec uint32, r []uint64) {
+	for rest := exec; rest != 0; {
+		g := sameMask(&o.src[1], rest, r)
+		l.redux1(o, g, r)
+		rest &^= g
+	}
+}
+
+// redux1 executes redux.sync over the lanes of exec in the member mask.
+func (l *launcher) redux1(o *op, exec uint32, r []uint64) {
 	mm := uint32(o.src[1].get(r, firstLane(exec)))
 	part := exec & mm
 	var acc uint32

@@ -533,25 +533,25 @@ func (l *launcher) runWarp(w *warp, n int) error {
 		case kShfl:
 			bad := l.shfl(o, exec, r)
 			if l.chk != nil && exec != 0 {
-				l.chk.warpSync(w, pc, exec, uint32(o.src[3].get(r, firstLane(exec))), bad, "__shfl_sync", false)
+				l.syncCheck(w, pc, exec, &o.src[3], r, bad, "__shfl_sync")
 			}
 			pc++
 		case kVote:
 			l.vote(o, exec, r)
 			if l.chk != nil && exec != 0 {
-				l.chk.warpSync(w, pc, exec, uint32(o.src[1].get(r, firstLane(exec))), 0, "__vote_sync", false)
+				l.syncCheck(w, pc, exec, &o.src[1], r, 0, "__vote_sync")
 			}
 			pc++
 		case kMatch:
 			l.match(o, exec, r)
 			if l.chk != nil && exec != 0 {
-				l.chk.warpSync(w, pc, exec, uint32(o.src[1].get(r, firstLane(exec))), 0, "__match_sync", false)
+				l.syncCheck(w, pc, exec, &o.src[1], r, 0, "__match_sync")
 			}
 			pc++
 		case kRedux:
 			l.redux(o, exec, r)
 			if l.chk != nil && exec != 0 {
-				l.chk.warpSync(w, pc, exec, uint32(o.src[1].get(r, firstLane(exec))), 0, "__reduce_sync", false)
+				l.syncCheck(w, pc, exec, &o.src[1], r, 0, "__reduce_sync")
 			}
 			pc++
 		case kWarpSync:

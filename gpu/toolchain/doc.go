@@ -15,12 +15,13 @@
 // overloads of the math library. It reuses clang's own CUDA wrapper headers for the
 // built-in variables, intrinsics and math functions, and defines the libdevice
 // (__nv_*) functions they call (prelude/kernelscope_libdevice.h), so the PTX has no
-// external function. LibdeviceFunctions lists the ones it defines (309 of the 422 that
-// clang's headers can call); one it lacks (lgammaf, tgammaf, the Bessel functions
-// j0f j1f jnf y0f y1f ynf cyl_bessel_i0f/i1f, asinhf acoshf atanhf, the double tan,
-// expm1, log1p, sinh, cosh, exp10, asinh, acosh, atanh, lgamma, tgamma, powi, the SIMD
-// video intrinsics __vadd2 ...) makes Compile fail with an error naming it and the
-// calling line.
+// external function. LibdeviceFunctions lists the ones it defines (those of
+// kernelscope_libdevice.h and kernelscope_math_extra.h, which adds lgammaf tgammaf j0f
+// j1f y0f y1f jnf ynf asinhf acoshf atanhf cyl_bessel_i0f/i1f and the double log1p expm1
+// sinh cosh tan exp10 asinh acosh atanh lgamma tgamma, measured against the H200 in
+// docs/realcuda-math.md); one it lacks (the double Bessel functions j0 j1 jn y0 y1 yn
+// cyl_bessel_i0/i1, powi, the SIMD video intrinsics __vadd2 ...) makes Compile fail
+// with an error naming it and the calling line.
 //
 // The prelude directory also stands in for the CUDA toolkit's headers, written for
 // KernelScope from NVIDIA's documentation, so unmodified CUDA compiles: cuda_runtime.h,

@@ -353,6 +353,8 @@ func Prelude() (prelude, libdevice string) {
 // LibdeviceFunctions lists the libdevice (__nv_*) functions the prelude defines, sorted.
 func LibdeviceFunctions() []string {
 	_, lib := Prelude()
+	extra, _ := preludeFS.ReadFile("prelude/kernelscope_math_extra.h")
+	lib += string(extra)
 	seen := map[string]bool{}
 	for _, m := range regexp.MustCompile(`KS_NV [^(]*?\b(__nv_[A-Za-z0-9_#]+)\(`).FindAllStringSubmatch(lib, -1) {
 		name := m[1]

@@ -1,0 +1,18 @@
+// A grid-wide barrier (this project's own kernel): cg::this_grid().sync() between a
+// write and a read of another block's word. Launched cooperatively
+// (cudaLaunchCooperativeKernel) on the H200. KernelScope runs blocks one after another,
+// so it simulates the barrier in a one-block grid only and stops a launch of several
+// blocks with a message naming the line.
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+
+// cg_grid: a grid-wide barrier between a write and a read of another block's word.
+// Launched cooperatively (cudaLaunchCooperativeKernel) on the H200.
+__global__ void cg_grid(int *buf, int *out)
+{
+    cg::grid_group g = cg::this_grid();
+    unsigned long long r = g.thread_rank();
+    buf[r] = (int)(r * 3 + 1);
+    g.sync();
+    out[r] = buf[g.size() - 1 - r] + 1000 * (int)g.num_blocks() + 100000 * (int)g.block_rank();
+}
