@@ -170,9 +170,6 @@ func (row CompareRow) cell(i int) (text string, better int) {
 	return s, b
 }
 
-// Compare renders two reports side by side with the differences highlighted.
-func Compare(a, b *report.Report) map[string]any { return CompareN([]*report.Report{a, b}) }
-
 // CompareN renders reports side by side, the first as the baseline: HTML with
 // the differences highlighted (green better, red worse, bold a difference with
 // no direction), a plain-text table, the same table as Markdown (for a

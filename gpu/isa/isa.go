@@ -64,9 +64,6 @@ type Program struct {
 	RegNames []string // register id -> name ("%r5", "%v1.x"; "name:%r5" in device functions)
 }
 
-// NumRegs is the number of distinct registers the program names.
-func (p *Program) NumRegs() int { return len(p.RegNames) }
-
 // ParseMods parses modifiers: the last space, cache operator, vector width
 // and type win; Types and Words keep every modifier in order (Words: all but
 // the types), as gpu/arith reads them.

@@ -114,16 +114,6 @@ func (l *Lowering) Static() float64 {
 	return s
 }
 
-// GroupOf returns the merge group of PTX instruction pc and whether pc leads it; g is nil
-// when pc is not merged.
-func (l *Lowering) GroupOf(pc int) (g *Group, leader bool) {
-	if pc < 0 || pc >= len(l.Insts) || l.Insts[pc].Group < 0 {
-		return nil, false
-	}
-	g = &l.Groups[l.Insts[pc].Group]
-	return g, g.Leader == pc
-}
-
 // Lower models ptxas's lowering of fn (a function of mod; mod may be nil when fn uses no
 // module-scope variables) for arch ("sm_75" ... "sm_90"; later ones follow sm_90's rules).
 func Lower(mod *ptx.Module, fn *ptx.Func, arch string) (*Lowering, error) {
