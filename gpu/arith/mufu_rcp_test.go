@@ -3,8 +3,12 @@ package arith
 import (
 	"math/rand"
 	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
+
+	"github.com/kernelscope/kernelscope/gpu/ptx"
 )
 
 // interpSqRef is the truncated squarer written out bit by bit.
@@ -181,4 +185,65 @@ func hexVal(c byte) int {
 		return int(c-'a') + 10
 	}
 	return 0
+}
+
+// TestISAOracleRcpExact requires every row of the ISA oracle's variants that
+// go through MUFU.RCP, RSQ or SQRT (f32) to be the H200's bits, where
+// TestISAOracle accepts the manual's error bound for .approx forms.
+func TestISAOracleRcpExact(t *testing.T) {
+	forms := map[string]bool{"div.approx.f32": true, "div.approx.ftz.f32": true, "div.full.f32": true,
+		"div.full.ftz.f32": true, "rcp.approx.f32": true, "rcp.approx.ftz.f32": true, "rsqrt.approx.f32": true,
+		"rsqrt.approx.ftz.f32": true, "sqrt.approx.f32": true, "sqrt.approx.ftz.f32": true}
+	seen := 0
+	for _, v := range loadISA(t) {
+		if !forms[v.Name] || v.Status != "ok" {
+			continue
+		}
+		seen++
+		src, err := os.ReadFile(filepath.Join(goldenISA, strings.TrimPrefix(v.PTX, "isa/")))
+		if err != nil {
+			t.Fatalf("%s: %v", v.Name, err)
+		}
+		mod, err := ptx.Parse(v.PTX, src)
+		if err != nil {
+			t.Fatalf("%s: parse: %v", v.Name, err)
+		}
+		l := &lane{f: mod.Func("isa"), ops: map[*ptx.Inst]*Op{}}
+		if l.f == nil {
+			t.Fatalf("%s: no kernel isa", v.Name)
+		}
+		for k, p := range v.Inputs {
+			if l.inputs[k], err = os.ReadFile(filepath.Join(goldenISA, strings.TrimPrefix(p, "isa/"))); err != nil {
+				t.Fatalf("%s: %v", v.Name, err)
+			}
+		}
+		want, err := os.ReadFile(filepath.Join(goldenISA, strings.TrimPrefix(v.Output, "isa/")))
+		if err != nil {
+			t.Fatalf("%s: %v", v.Name, err)
+		}
+		esz := len(want) / v.N
+		bad := 0
+		for i := 0; i < v.N; i++ {
+			l.regs, l.cc, l.stored = map[string]uint64{}, 0, false
+			if err := l.run(i); err != nil {
+				t.Fatalf("%s row %d: %v", v.Name, i, err)
+			}
+			var w uint64
+			for k := 0; k < esz; k++ {
+				w |= uint64(want[i*esz+k]) << (8 * k)
+			}
+			if !l.stored || l.store != w {
+				if bad < 3 {
+					t.Errorf("%s row %d: inputs %s: got %#x, H200 %#x", v.Name, i, rowInputs(l, v, i), l.store, w)
+				}
+				bad++
+			}
+		}
+		if bad > 0 {
+			t.Errorf("%s: %d of %d rows differ", v.Name, bad, v.N)
+		}
+	}
+	if seen < 7 {
+		t.Errorf("only %d of the expected RCP/RSQ/SQRT variants in the ISA oracle", seen)
+	}
 }
