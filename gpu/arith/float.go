@@ -426,7 +426,10 @@ func (o *Op) f64(a, b, c uint64) uint64 {
 		return o.minMax(&fF64, a, b, c)
 	}
 	if o.approx && o.ftz {
-		return approxFtz64(o.kind, a)
+		return mufu64H(o.kind == kFRsqrt, a) // rcp/rsqrt.approx.ftz.f64 (mufu_rcp.go)
+	}
+	if o.approx && o.kind == kFRsqrt {
+		return rsqrtApprox64(a)
 	}
 	var res uint64
 	if o.approx || (o.rnd == rnNone || o.rnd == rnRN) {
@@ -531,35 +534,4 @@ func (o *Op) postHalf(f *fmtSpec, r uint64) uint64 {
 		}
 	}
 	return r
-}
-
-// approxFtz64 implements rcp.approx.ftz.f64 and rsqrt.approx.ftz.f64 as the
-// manual defines them: only the upper word of a (sign, exponent and 20
-// mantissa bits) is used, the result's low word is zero, subnormal inputs are
-// flushed to sign-preserving zero and NaN inputs give 0x7fffffff00000000.
-func approxFtz64(k kind, a uint64) uint64 {
-	const hiMask = 0xffffffff00000000
-	x := math.Float64frombits(a & hiMask)
-	if math.IsNaN(x) {
-		return 0x7fffffff00000000
-	}
-	if x != 0 && math.Abs(x) < 0x1p-1022 {
-		x = math.Copysign(0, x)
-	}
-	var r float64
-	if k == kFRsqrt {
-		r = 1 / math.Sqrt(x)
-		if x == 0 {
-			r = math.Copysign(math.Inf(1), x)
-		}
-	} else {
-		r = 1 / x
-	}
-	if math.IsNaN(r) {
-		return 0x7fffffff00000000
-	}
-	if r != 0 && math.Abs(r) < 0x1p-1022 {
-		r = math.Copysign(0, r)
-	}
-	return math.Float64bits(r) & hiMask
 }

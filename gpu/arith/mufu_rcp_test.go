@@ -1,9 +1,16 @@
 package arith
 
 import (
+	"bytes"
+	"compress/gzip"
+	"encoding/binary"
+	"io"
 	"math/rand"
 	"os"
 	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -188,12 +195,13 @@ func hexVal(c byte) int {
 }
 
 // TestISAOracleRcpExact requires every row of the ISA oracle's variants that
-// go through MUFU.RCP, RSQ or SQRT (f32) to be the H200's bits, where
+// go through MUFU.RCP, RSQ or SQRT (f32) or RSQ64H to be the H200's bits, where
 // TestISAOracle accepts the manual's error bound for .approx forms.
 func TestISAOracleRcpExact(t *testing.T) {
 	forms := map[string]bool{"div.approx.f32": true, "div.approx.ftz.f32": true, "div.full.f32": true,
 		"div.full.ftz.f32": true, "rcp.approx.f32": true, "rcp.approx.ftz.f32": true, "rsqrt.approx.f32": true,
-		"rsqrt.approx.ftz.f32": true, "sqrt.approx.f32": true, "sqrt.approx.ftz.f32": true}
+		"rsqrt.approx.ftz.f32": true, "sqrt.approx.f32": true, "sqrt.approx.ftz.f32": true,
+		"rsqrt.approx.f64": true, "rsqrt.approx.ftz.f64": true, "rcp.approx.ftz.f64": true}
 	seen := 0
 	for _, v := range loadISA(t) {
 		if !forms[v.Name] || v.Status != "ok" {
@@ -245,5 +253,147 @@ func TestISAOracleRcpExact(t *testing.T) {
 	}
 	if seen < 7 {
 		t.Errorf("only %d of the expected RCP/RSQ/SQRT variants in the ISA oracle", seen)
+	}
+}
+
+// f64Stats reads testdata/measured/mufu/f64_stats.txt.gz: per f64 form and per
+// bucket of the high word (hi >> 20), the sum of mix64(hi<<32 ^ mix64(out))
+// over the 2^20 high words of the bucket with the low word zero.
+func f64Stats(t testing.TB) map[string]*[4096]uint64 {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(measuredMufu, "f64_stats.txt.gz"))
+	if err != nil {
+		t.Fatalf("f64 stats: %v", err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatalf("f64 stats: %v", err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatalf("f64 stats: %v", err)
+	}
+	st := map[string]*[4096]uint64{}
+	for _, l := range strings.Split(string(b), "\n") {
+		f := strings.Fields(l)
+		if len(f) != 3 || strings.HasPrefix(l, "#") {
+			continue
+		}
+		bk, err1 := strconv.ParseUint(f[1], 16, 16)
+		h, err2 := strconv.ParseUint(f[2], 16, 64)
+		if err1 != nil || err2 != nil || bk >= 4096 {
+			t.Fatalf("f64 stats: bad line %q", l)
+		}
+		if st[f[0]] == nil {
+			st[f[0]] = new([4096]uint64)
+		}
+		st[f[0]][bk] = h
+	}
+	return st
+}
+
+// bucketHash64 is f64Stats' checksum of one bucket for f.
+func bucketHash64(b int, f func(uint64) uint64) uint64 {
+	var h uint64
+	for i := uint64(0); i < 1<<20; i++ {
+		hi := uint64(b)<<20 | i
+		h += mix64(hi<<32 ^ mix64(f(hi<<32)))
+	}
+	return h
+}
+
+// f64Buckets is the spread of high-word buckets the CI test checks (with
+// KS_MUFU_F64=N every Nth of the 4096 instead; 1: all, hours of CPU):
+// zero/subnormal, small, around 1, huge, Inf/NaN, both signs.
+func f64Buckets() []int {
+	if n, err := strconv.Atoi(os.Getenv("KS_MUFU_F64")); err == nil && n > 0 {
+		var bs []int
+		for i := 0; i < 4096; i += n {
+			bs = append(bs, i)
+		}
+		return bs
+	}
+	var bs []int
+	for _, b := range []int{0, 1, 2, 300, 1021, 1022, 1023, 1024, 1025, 1800, 2045, 2046, 2047} {
+		bs = append(bs, b, b+2048)
+	}
+	return bs
+}
+
+// TestMufu64Checksums compares rsqrt.approx.f64, rsqrt.approx.ftz.f64 and
+// rcp.approx.ftz.f64 (MUFU.RSQ64H/RCP64H: the f32 tables, mufu_rcp.go) with
+// the H200's checksums (scripts/mufu/f64.cu; validation: none of these was
+// used to fit the tables).
+func TestMufu64Checksums(t *testing.T) {
+	st := f64Stats(t)
+	for _, name := range []string{"rsqrt.approx.f64", "rsqrt.approx.ftz.f64", "rcp.approx.ftz.f64"} {
+		o := dec(t, name, 1)
+		f := func(x uint64) uint64 {
+			s := [4]uint64{x}
+			var cc uint8
+			d, _ := o.Eval(&s, &cc)
+			return d
+		}
+		want := st[name]
+		if want == nil {
+			t.Fatalf("no stats for %s", name)
+		}
+		var bad []string
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		sem := make(chan bool, runtime.NumCPU())
+		for _, b := range f64Buckets() {
+			wg.Add(1)
+			sem <- true
+			go func(b int) {
+				defer wg.Done()
+				if h := bucketHash64(b, f); h != want[b] {
+					mu.Lock()
+					bad = append(bad, strconv.FormatInt(int64(b), 16))
+					mu.Unlock()
+				}
+				<-sem
+			}(b)
+		}
+		wg.Wait()
+		if len(bad) > 0 {
+			sort.Strings(bad)
+			t.Errorf("%s: %d buckets differ from the H200: %v", name, len(bad), bad)
+		}
+	}
+}
+
+// TestRsqrtApprox64Random replays rsqrt.approx.f64 on H200 inputs with random
+// low words (f64_rand.bin.gz: 8192 in [1, 4), 8192 with exponents over
+// [2^-1000, 2^1000)), where the refinement reads the whole operand.
+func TestRsqrtApprox64Random(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join(measuredMufu, "f64_rand.bin.gz"))
+	if err != nil {
+		t.Fatalf("f64 rand: %v", err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatalf("f64 rand: %v", err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil || len(b) != 16*16384 {
+		t.Fatalf("f64 rand: %d bytes, %v", len(b), err)
+	}
+	o := dec(t, "rsqrt.approx.f64", 1)
+	bad := 0
+	for i := 0; i < len(b); i += 16 {
+		x, want := binary.LittleEndian.Uint64(b[i:]), binary.LittleEndian.Uint64(b[i+8:])
+		s := [4]uint64{x}
+		var cc uint8
+		got, _ := o.Eval(&s, &cc)
+		if got != want {
+			if bad < 3 {
+				t.Errorf("rsqrt.approx.f64(%#x) = %#x, H200 %#x", x, got, want)
+			}
+			bad++
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%d of %d differ", bad, len(b)/16)
 	}
 }
