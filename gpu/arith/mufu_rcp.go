@@ -24,19 +24,19 @@ type interpSeg struct {
 func interpSq(t uint32, n, w int) int64 {
 	var r int64
 	for i := 0; i < n; i++ {
-		if t>>uint(i)&1 == 0 {
-			continue
-		}
-		if 2*i >= w {
-			r += 1 << uint(2*i)
-		}
+		bit := -int64(t >> uint(i) & 1) // all ones where t_i is set: no branch on data
 		k := i + 1
 		if w-1-i > k {
 			k = w - 1 - i
 		}
-		if k < n {
-			r += int64(t>>uint(k)<<uint(k)) << uint(i+1)
+		var v int64
+		if 2*i >= w {
+			v = 1 << uint(2*i)
 		}
+		if k < n {
+			v += int64(t>>uint(k)<<uint(k)) << uint(i+1)
+		}
+		r += bit & v
 	}
 	return r >> uint(n)
 }

@@ -397,3 +397,29 @@ func TestRsqrtApprox64Random(t *testing.T) {
 		t.Errorf("%d of %d differ", bad, len(b)/16)
 	}
 }
+
+// BenchmarkEvalRsqrtApproxF32 is one rsqrt.approx.f32 through the interpolation.
+func BenchmarkEvalRsqrtApproxF32(b *testing.B) {
+	o := dec(b, "rsqrt.approx.f32", 1)
+	src := [4]uint64{0x3fc00000}
+	var sink uint64
+	for b.Loop() {
+		d, _ := o.Eval(&src, nil)
+		sink += d
+		src[0] = 0x3f800000 | (src[0]*0x9e3779b1+d)&0x00ffffff
+	}
+	_ = sink
+}
+
+// BenchmarkEvalRcpApproxFtzF32 is one rcp.approx.ftz.f32 through the interpolation.
+func BenchmarkEvalRcpApproxFtzF32(b *testing.B) {
+	o := dec(b, "rcp.approx.ftz.f32", 1)
+	src := [4]uint64{0x3fc00000}
+	var sink uint64
+	for b.Loop() {
+		d, _ := o.Eval(&src, nil)
+		sink += d
+		src[0] = 0x3f800000 | (src[0]*0x9e3779b1+d)&0x00ffffff
+	}
+	_ = sink
+}
