@@ -307,6 +307,9 @@ func decFloat(o *Op, m *mods, in *ptx.Inst) error {
 		if o.approx && t == ptx.F64 && o.kind == kFSqrt {
 			return fmt.Errorf("sqrt.approx.f64 is not defined")
 		}
+		if o.approx && t == ptx.F64 && o.kind == kFRcp && !o.ftz {
+			return fmt.Errorf("rcp.approx.f64 is not defined: the PTX form is rcp.approx.ftz.f64")
+		}
 	case kFRsqrt:
 		n = 1
 		if !scalar || !o.approx {

@@ -423,3 +423,13 @@ func BenchmarkEvalRcpApproxFtzF32(b *testing.B) {
 	}
 	_ = sink
 }
+
+// TestRcpApproxF64Rejected: PTX has rcp.approx.ftz.f64 only.
+func TestRcpApproxF64Rejected(t *testing.T) {
+	if _, err := Decode(mk("rcp.approx.f64", 1)); err == nil || !strings.Contains(err.Error(), "rcp.approx.ftz.f64") {
+		t.Errorf("rcp.approx.f64: err = %v, want a message naming rcp.approx.ftz.f64", err)
+	}
+	if _, err := Decode(mk("rcp.approx.ftz.f64", 1)); err != nil {
+		t.Errorf("rcp.approx.ftz.f64: %v", err)
+	}
+}
