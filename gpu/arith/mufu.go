@@ -41,26 +41,25 @@ func mufu32(op int, xb uint32) uint32 {
 	x := float64(math.Float32frombits(xb))
 	neg := xb&sgn32 != 0
 	inf := xb&^sgn32 == 0x7f800000
-	if e := xb >> 23 & 0xff; e != 0 && e != 0xff { // normal: the unit's interpolation (mufu_rcp.go)
-		switch {
-		case op == muRcp:
-			return mufuRcpInterp(xb)
-		case op == muRsq && !neg:
-			return mufuRsqInterp(xb)
-		case op == muSqrt && !neg:
-			return mufuSqrtInterp(xb)
-		}
-	}
 	var v float64
 	switch op {
 	case muRcp:
+		if isNormal32(xb) {
+			return mufuRcpInterp(xb) // the unit's interpolation (mufu_rcp.go)
+		}
 		v = 1 / x // ±0 -> ±Inf, ±Inf -> ±0
 	case muRsq:
 		if neg && x != 0 {
 			return nan32
 		}
+		if isNormal32(xb) {
+			return mufuRsqInterp(xb)
+		}
 		v = 1 / math.Sqrt(x) // -0 -> -Inf
 	case muSqrt:
+		if isNormal32(xb) && !neg {
+			return mufuSqrtInterp(xb)
+		}
 		if neg && x != 0 {
 			return nan32
 		}

@@ -13,6 +13,9 @@ import "math"
 // on [1, 2) and [2, 4) by scripts/mufu/interp: every segment has exactly one
 // (C1, C2) that reproduces all its outputs.
 
+// isNormal32 reports a normal finite f32 (bits x).
+func isNormal32(x uint32) bool { e := x >> 23 & 0xff; return e != 0 && e != 0xff }
+
 // interpSeg is one segment's coefficients.
 type interpSeg struct {
 	c0     int64
