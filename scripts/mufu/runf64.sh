@@ -1,8 +1,8 @@
 #!/bin/bash
-# run4.sh: the fourth device command for issue 18 (2026-12-02). Run from the repository root
+# runf64.sh: the f64 device command (mufurcp) for issue 18 (2026-12-02). Run from the repository root
 # on the H200 with scripts/mufu/f64.cu, this script and a static gpu/arith test binary
 # (CGO_ENABLED=0 go test -c -o arith.test ./gpu/arith/) copied to .dev/mufurcp:
-#   bash .dev/mufurcp/run4.sh
+#   bash .dev/mufurcp/runf64.sh
 # 1. f64.cu: rsqrt.approx.f64, rsqrt/rcp.approx.ftz.f64 and their SASS;
 # 2. the model of MUFU.RCP/RSQ/SQRT against the recorded checksums of all 512 buckets of the
 #    six f32 forms (TestMufuAllBuckets on 16 cores), then div.* on a spread of buckets.
