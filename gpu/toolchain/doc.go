@@ -61,7 +61,7 @@
 //	trunc rint round            cvt.rzi / cvt.rni; round via trunc (half away)     exact
 //	conversions __float2int_rn  cvt with the named rounding mode                  exact
 //	integer intrinsics          popc, clz, brev, prmt, mul.hi, sad, mul24          exact
-//	rsqrtf                      rsqrt.approx.f32                                  the hardware's
+//	rsqrtf                      rsqrt.approx.f32 (.ftz with -use_fast_math)       the hardware's
 //	rsqrt (double)              div.rn(1, sqrt.rn(x)): two correct roundings       below 1.5 ulp by construction
 //	__expf __logf __sinf ...    ex2/lg2/sin/cos/div .approx instructions           the hardware's
 //	the functions below         polynomial algorithms, measured by TestAccuracy   see below

@@ -103,7 +103,7 @@ KS_NV float __nv_fmaf(float a, float b, float c) { return __nvvm_fma_rn_f(a, b, 
 KS_NV double __nv_fma(double a, double b, double c) { return __nvvm_fma_rn_d(a, b, c); }
 KS_NV float __nv_sqrtf(float a) { return __nvvm_sqrt_rn_f(a); }
 KS_NV double __nv_sqrt(double a) { return __nvvm_sqrt_rn_d(a); }
-KS_NV float __nv_rsqrtf(float a) { return __nvvm_rsqrt_approx_f(a); }
+KS_NV float __nv_rsqrtf(float a) { return __nvvm_reflect("__CUDA_FTZ") ? __nvvm_rsqrt_approx_ftz_f(a) : __nvvm_rsqrt_approx_f(a); }
 KS_NV double __nv_rsqrt(double a) { return __nvvm_div_rn_d(1.0, __nvvm_sqrt_rn_d(a)); }
 // __frsqrt_rn is correctly rounded on the H200 (nvcc 13: MUFU.RSQ and a Newton step;
 // 16384/16384 of testdata/measured/mufu's inputs): 1/sqrt in double, each step correctly
@@ -166,7 +166,11 @@ KS_NV float __nv_fast_cosf(float a) { return __nvvm_cos_approx_f(a); }
 KS_NV float __nv_fast_tanf(float a) { return __nvvm_div_approx_f(__nvvm_sin_approx_f(a), __nvvm_cos_approx_f(a)); }
 KS_NV void __nv_fast_sincosf(float a, float *s, float *c) { *s = __nvvm_sin_approx_f(a); *c = __nvvm_cos_approx_f(a); }
 KS_NV float __nv_fast_powf(float a, float b) { return __nvvm_ex2_approx_f(__nvvm_mul_rn_f(b, __nvvm_lg2_approx_f(a))); }
-KS_NV float __nv_fast_fdividef(float a, float b) { return __nvvm_div_approx_f(a, b); }
+// -use_fast_math (clang: -fgpu-flush-denormals-to-zero, __CUDA_FTZ) makes nvcc's
+// __fdividef and rsqrtf the .ftz forms (measured: testdata/measured/mufu/fastmath1.ptx).
+KS_NV float __nv_fast_fdividef(float a, float b) {
+  return __nvvm_reflect("__CUDA_FTZ") ? __nvvm_div_approx_ftz_f(a, b) : __nvvm_div_approx_f(a, b);
+}
 
 // ---- single-precision transcendental functions (replayed in Go by mathref_test.go) ----
 KS_IN float ks_pow2f(int k) { return __builtin_bit_cast(float, (k + 127) << 23); }  // -126 <= k <= 127
