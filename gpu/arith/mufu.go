@@ -56,7 +56,7 @@ func mufu32(op int, xb uint32) uint32 {
 		}
 		v = math.Sqrt(x)
 	case muEx2:
-		v = math.Exp2(x)
+		return mufuEx2(xb) // mufu_exp.go
 	case muLg2:
 		if neg && x != 0 {
 			return nan32

@@ -1,0 +1,74 @@
+package arith
+
+import "math"
+
+// MUFU.EX2 on the H200 (measured, docs/special-functions.md section 3): the
+// argument becomes fixed point with 23 fraction bits by truncating |x|; a
+// negative argument with a non-zero fraction takes the one's complement
+// (F' = -F - 1, so the fraction used is 1 - f - 2^-23 and the integer part
+// one lower), a negative whole number is exact. The result is
+// 2^(F' >> 23) * (1 + T[F' mod 2^23] / 2^23), flushed to zero below 2^-126
+// and Inf from 2^128. This rule reproduces every output of the buckets
+// checked (TestEx2ArgumentRule); the mantissa table T itself is the
+// interpolator's, modelled by ex2Mant (calibrated, not bit-exact).
+
+// ex2SegBits is the width of the offset inside one of the table's 64 segments.
+const ex2SegBits = 17
+
+// mufuEx2 is MUFU.EX2 on f32 bits (the caller has flushed subnormal inputs).
+func mufuEx2(xb uint32) uint32 {
+	e, k, r, ok := ex2Split(xb)
+	if !ok {
+		return r
+	}
+	return ex2Join(e, ex2Mant(k))
+}
+
+// ex2Split is MUFU.EX2's argument handling: the biased exponent e and table
+// index k of the result, or (when ok is false) the whole result r.
+func ex2Split(xb uint32) (e int64, k uint32, r uint32, ok bool) {
+	if isNaN32(xb) {
+		return 0, 0, nan32, false
+	}
+	a := xb &^ sgn32
+	neg := xb&sgn32 != 0
+	if a >= 0x43000000 { // |x| >= 128 (and Inf)
+		if neg {
+			return 0, 0, 0, false
+		}
+		return 0, 0, 0x7f800000, false
+	}
+	// Exact: |x| < 128 has at most 7 integer and, kept here, 23 fraction bits.
+	f := int64(float64(math.Float32frombits(a)) * (1 << 23))
+	if neg && f&(1<<23-1) != 0 {
+		f = -f - 1
+	} else if neg {
+		f = -f
+	}
+	e = f>>23 + 127
+	if e <= 0 {
+		return 0, 0, 0, false
+	}
+	return e, uint32(f & (1<<23 - 1)), 0, true
+}
+
+// ex2Join assembles the result from the biased exponent and the mantissa; a
+// mantissa of 2^23 carries into the exponent.
+func ex2Join(e int64, m uint32) uint32 {
+	r := uint32(e)<<23 + m
+	if r >= 0x7f800000 {
+		return 0x7f800000
+	}
+	return r
+}
+
+// ex2Mant models T[k], the mantissa MUFU.EX2 returns for the fraction
+// k 2^-23: the floor of a cubic per segment fitted to the H200's table
+// (scripts/mufu/ex2fit, ex2Coef). Products are converted explicitly so no
+// compiler fuses them (the floor must not depend on the platform).
+func ex2Mant(k uint32) uint32 {
+	c := &ex2Coef[k>>ex2SegBits]
+	t := float64(k&(1<<ex2SegBits-1)) * (1.0 / (1 << ex2SegBits))
+	v := float64(float64(float64(float64(float64(c[3]*t)+c[2])*t)+c[1])*t) + c[0]
+	return uint32(int64(math.Floor(v)))
+}
