@@ -9,8 +9,8 @@ import "math"
 // one lower), a negative whole number is exact. The result is
 // 2^(F' >> 23) * (1 + T[F' mod 2^23] / 2^23), flushed to zero below 2^-126
 // and Inf from 2^128. This rule reproduces every output of the buckets
-// checked (TestEx2ArgumentRule); the mantissa table T itself is the
-// interpolator's, modelled by ex2Mant (calibrated, not bit-exact).
+// checked (TestEx2ArgumentRule); and the mantissa table T is the
+// interpolator's, recovered exactly (ex2Mant).
 
 // ex2SegBits is the width of the offset inside one of the table's 64 segments.
 const ex2SegBits = 17
@@ -62,13 +62,36 @@ func ex2Join(e int64, m uint32) uint32 {
 	return r
 }
 
-// ex2Mant models T[k], the mantissa MUFU.EX2 returns for the fraction
-// k 2^-23: the floor of a cubic per segment fitted to the H200's table
-// (scripts/mufu/ex2fit, ex2Coef). Products are converted explicitly so no
-// compiler fuses them (the floor must not depend on the platform).
+// ex2Mant is T[k], the mantissa MUFU.EX2 returns for the fraction k 2^-23:
+// with k = x1 (6 bits) : x2 (17 bits), floor((C0 + C1 x2 + C2 sq(x2)) / 2^15)
+// with the table ex2Coef recovered from the H200 (scripts/mufu/ex2fit) and
+// sq the unit's truncated squarer (mufuSq). A result of 2^23 carries.
 func ex2Mant(k uint32) uint32 {
 	c := &ex2Coef[k>>ex2SegBits]
-	t := float64(k&(1<<ex2SegBits-1)) * (1.0 / (1 << ex2SegBits))
-	v := float64(float64(float64(float64(float64(c[3]*t)+c[2])*t)+c[1])*t) + c[0]
-	return uint32(int64(math.Floor(v)))
+	x2 := uint64(k & (1<<ex2SegBits - 1))
+	y := c[0] + c[1]*int64(x2) + c[2]*int64(mufuSq(x2))
+	return uint32(y >> 15)
+}
+
+// mufuSq is the MUFU interpolators' squarer on a 17-bit x: the partial
+// products of x^2 (b_i at column 2i, b_i b_j for i < j at column i+j+1) in
+// columns 19 and above only, shifted right by 19 (measured on ex2 and lg2).
+func mufuSq(x uint64) uint64 {
+	var s uint64
+	for i := uint(0); i < ex2SegBits; i++ {
+		if x>>i&1 == 0 {
+			continue
+		}
+		if 2*i >= 19 {
+			s += 1 << (2 * i)
+		}
+		lo := i + 1 // cross terms b_i b_j, j > i, at column i+j+1 >= 19
+		if 18-i > lo {
+			lo = 18 - i
+		}
+		if lo < ex2SegBits {
+			s += (x >> lo << lo) << (i + 1)
+		}
+	}
+	return s >> 19
 }
