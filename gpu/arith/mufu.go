@@ -58,16 +58,7 @@ func mufu32(op int, xb uint32) uint32 {
 	case muEx2:
 		return mufuEx2(xb) // mufu_exp.go
 	case muLg2:
-		if neg && x != 0 {
-			return nan32
-		}
-		v = math.Log2(x)
-		if !(x >= 1 && x < 4) && v != 0 && !math.IsInf(v, 0) {
-			// Outside [1, 4) the H200 is closest to truncation toward zero
-			// (98.3 % of all inputs against 75.0 % for round-to-nearest,
-			// testdata/measured/mufu/rz_counts.txt); on [1, 4) to rounding.
-			return ftz32(uint32(roundF64(&fF32, v, 0, rnRZ, false)))
-		}
+		return mufuLg2(xb) // mufu_exp.go
 	case muSin, muCos:
 		// The argument is in revolutions (the caller multiplied by 1/(2π));
 		// only its fraction matters.

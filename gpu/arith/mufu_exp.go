@@ -1,6 +1,9 @@
 package arith
 
-import "math"
+import (
+	"math"
+	"math/bits"
+)
 
 // MUFU.EX2 on the H200 (measured, docs/special-functions.md section 3): the
 // argument becomes fixed point with 23 fraction bits by truncating |x|; a
@@ -64,7 +67,7 @@ func ex2Join(e int64, m uint32) uint32 {
 
 // ex2Mant is T[k], the mantissa MUFU.EX2 returns for the fraction k 2^-23:
 // with k = x1 (6 bits) : x2 (17 bits), floor((C0 + C1 x2 + C2 sq(x2)) / 2^15)
-// with the table ex2Coef recovered from the H200 (scripts/mufu/ex2fit) and
+// with the table ex2Coef recovered from the H200 (scripts/mufu/tabfit) and
 // sq the unit's truncated squarer (mufuSq). A result of 2^23 carries.
 func ex2Mant(k uint32) uint32 {
 	c := &ex2Coef[k>>ex2SegBits]
@@ -94,4 +97,37 @@ func mufuSq(x uint64) uint64 {
 		}
 	}
 	return s >> 19
+}
+
+// mufuLg2 is MUFU.LG2 on f32 bits (the caller has flushed subnormal inputs).
+// Measured: for x = 2^e (1 + k 2^-23) the unit forms the fixed-point sum
+// t = e 2^36 + Y, with Y = log2(1 + k 2^-23) 2^36 from the same interpolator
+// as MUFU.EX2 (lg2Coef, truncated from 2^-38 to 2^-36); a negative t is
+// negated by one's complement (magnitude -t - 1); the magnitude is
+// truncated to f32. x = 1 gives +0.
+func mufuLg2(xb uint32) uint32 {
+	switch {
+	case isNaN32(xb) || xb > sgn32:
+		return nan32
+	case xb&^sgn32 == 0:
+		return 0xff800000 // -Inf for ±0
+	case xb == 0x7f800000:
+		return xb
+	case xb == one32:
+		return 0
+	}
+	k := xb & (1<<23 - 1)
+	c := &lg2Coef[k>>ex2SegBits]
+	x2 := uint64(k & (1<<ex2SegBits - 1))
+	y := (c[0] + c[1]*int64(x2) + c[2]*int64(mufuSq(x2))) >> 2
+	t := (int64(xb>>23)-127)<<36 + y
+	sign := uint32(0)
+	if t < 0 {
+		t, sign = -t-1, sgn32
+	}
+	m := uint64(t)
+	if n := bits.Len64(m); n > 24 {
+		m = m >> (n - 24) << (n - 24) // truncate to 24 significant bits
+	}
+	return sign | math.Float32bits(float32(math.Ldexp(float64(m), -36)))
 }
