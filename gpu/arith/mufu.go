@@ -40,7 +40,6 @@ func mufu32(op int, xb uint32) uint32 {
 	}
 	x := float64(math.Float32frombits(xb))
 	neg := xb&sgn32 != 0
-	inf := xb&^sgn32 == 0x7f800000
 	var v float64
 	switch op {
 	case muRcp:
@@ -60,20 +59,7 @@ func mufu32(op int, xb uint32) uint32 {
 	case muLg2:
 		return mufuLg2(xb) // mufu_exp.go
 	case muSin, muCos:
-		// The argument is in revolutions (the caller multiplied by 1/(2π));
-		// only its fraction matters.
-		if inf {
-			return nan32
-		}
-		fr := x - math.Trunc(x)
-		if op == muSin {
-			if fr == 0 {
-				return xb & sgn32 // ±0 and whole revolutions
-			}
-			v = math.Sin(2 * math.Pi * fr)
-		} else {
-			v = math.Cos(2 * math.Pi * fr)
-		}
+		return mufuSinCos(op == muCos, xb) // mufu_exp.go
 	case muTanh:
 		v = math.Tanh(x)
 	}

@@ -131,3 +131,39 @@ func mufuLg2(xb uint32) uint32 {
 	}
 	return sign | math.Float32bits(float32(math.Ldexp(float64(m), -36)))
 }
+
+// mufuSinCos is MUFU.SIN / MUFU.COS on r (f32 bits, revolutions; the caller
+// has flushed subnormal inputs). Measured: the unit reads p = floor(|r| 2^25)
+// mod 2^25 (cos: p + 2^23), quadrant q = p >> 23 and u = p mod 2^23, replaced
+// by its one's complement in odd quadrants; the result is Q[u] =
+// (C0 + C1 x2 + C2 sq(x2)) 2^-38 from the same interpolator (sinCoef),
+// truncated to f32, negated for q >= 2 and, for sin, for r < 0.
+func mufuSinCos(cos bool, rb uint32) uint32 {
+	if rb&0x7f800000 == 0x7f800000 {
+		return nan32 // NaN and ±Inf
+	}
+	var p uint64 // |r| >= 2^24 is a whole number of revolutions: p = 0
+	if rb&^sgn32 < 0x4b800000 {
+		p = uint64(float64(math.Float32frombits(rb&^sgn32)) * (1 << 25)) // floor, exact
+	}
+	p &= 1<<25 - 1
+	sign := rb & sgn32
+	if cos {
+		p = (p + 1<<23) & (1<<25 - 1)
+		sign = 0
+	}
+	q, u := p>>23, uint32(p&(1<<23-1))
+	if q&1 == 1 {
+		u = 1<<23 - 1 - u
+	}
+	if q >= 2 {
+		sign ^= sgn32
+	}
+	c := &sinCoef[u>>ex2SegBits]
+	x2 := uint64(u & (1<<ex2SegBits - 1))
+	y := uint64(c[0] + c[1]*int64(x2) + c[2]*int64(mufuSq(x2)))
+	if n := bits.Len64(y); n > 24 {
+		y = y >> (n - 24) << (n - 24)
+	}
+	return sign | math.Float32bits(float32(math.Ldexp(float64(y), -38)))
+}
