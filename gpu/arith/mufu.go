@@ -7,12 +7,11 @@ import "math"
 // subnormal or huge operands into the unit's range. The sequences below are the
 // SASS ptxas 13.0 emits for sm_90 (testdata/measured/mufu/probe.sass.gz); the
 // unit itself (mufu32) flushes subnormal inputs and results to zero of the
-// same sign (MUFU.TANH excepted) and returns the canonical NaN. Its value on
-// ordinary inputs is modelled as the function rounded to nearest (sin and cos
-// of the reduced argument; lg2 truncated toward zero outside [1, 4), as
-// measured), which is bit-exact on the fraction of inputs
-// docs/special-functions.md lists: the unit's interpolation method is not
-// recovered yet.
+// same sign (MUFU.TANH excepted) and returns the canonical NaN. MUFU.EX2,
+// LG2, SIN and COS follow the unit's recovered interpolator (mufu_exp.go,
+// bit-exact on all inputs); the others' value on ordinary inputs is modelled
+// as the function rounded to nearest, bit-exact on the fraction of inputs
+// docs/special-functions.md lists.
 
 // MUFU operations.
 const (
