@@ -7,12 +7,11 @@ import "math"
 // subnormal or huge operands into the unit's range. The sequences below are the
 // SASS ptxas 13.0 emits for sm_90 (testdata/measured/mufu/probe.sass.gz); the
 // unit itself (mufu32) flushes subnormal inputs and results to zero of the
-// same sign (MUFU.TANH excepted) and returns the canonical NaN. Its value on
-// ordinary inputs is modelled as the function rounded to nearest (sin and cos
-// of the reduced argument; lg2 truncated toward zero outside [1, 4), as
-// measured), which is bit-exact on the fraction of inputs
-// docs/special-functions.md lists: the unit's interpolation method is not
-// recovered yet.
+// same sign (MUFU.TANH excepted) and returns the canonical NaN. MUFU.EX2,
+// LG2, SIN and COS follow the unit's recovered interpolator (mufu_exp.go,
+// bit-exact on all inputs); the others' value on ordinary inputs is modelled
+// as the function rounded to nearest, bit-exact on the fraction of inputs
+// docs/special-functions.md lists.
 
 // MUFU operations.
 const (
@@ -40,7 +39,6 @@ func mufu32(op int, xb uint32) uint32 {
 	}
 	x := float64(math.Float32frombits(xb))
 	neg := xb&sgn32 != 0
-	inf := xb&^sgn32 == 0x7f800000
 	var v float64
 	switch op {
 	case muRcp:
@@ -65,33 +63,11 @@ func mufu32(op int, xb uint32) uint32 {
 		}
 		v = math.Sqrt(x)
 	case muEx2:
-		v = math.Exp2(x)
+		return mufuEx2(xb) // mufu_exp.go
 	case muLg2:
-		if neg && x != 0 {
-			return nan32
-		}
-		v = math.Log2(x)
-		if !(x >= 1 && x < 4) && v != 0 && !math.IsInf(v, 0) {
-			// Outside [1, 4) the H200 is closest to truncation toward zero
-			// (98.3 % of all inputs against 75.0 % for round-to-nearest,
-			// testdata/measured/mufu/rz_counts.txt); on [1, 4) to rounding.
-			return ftz32(uint32(roundF64(&fF32, v, 0, rnRZ, false)))
-		}
+		return mufuLg2(xb) // mufu_exp.go
 	case muSin, muCos:
-		// The argument is in revolutions (the caller multiplied by 1/(2π));
-		// only its fraction matters.
-		if inf {
-			return nan32
-		}
-		fr := x - math.Trunc(x)
-		if op == muSin {
-			if fr == 0 {
-				return xb & sgn32 // ±0 and whole revolutions
-			}
-			v = math.Sin(2 * math.Pi * fr)
-		} else {
-			v = math.Cos(2 * math.Pi * fr)
-		}
+		return mufuSinCos(op == muCos, xb) // mufu_exp.go
 	case muTanh:
 		v = math.Tanh(x)
 	}

@@ -57,6 +57,8 @@ func TestFastMathAgainstH200(t *testing.T) {
 	if err != nil || len(hw) != 4*n*len(names) {
 		t.Fatalf("H200 record: %d bytes, %v", len(hw), err)
 	}
+	// MUFU.EX2/LG2/SIN/COS recovered bit for bit (gpu/arith mufu_exp.go, 2026-12-02).
+	floor["__expf"], floor["__logf"], floor["__sinf"], floor["__cosf"] = n, n, n, n
 	src := "__global__ void fm(const float *x, const float *y, float *o) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  float a = x[i], b = y[i];\n"
 	for k, f := range names {
 		args := "a"
