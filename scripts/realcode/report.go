@@ -30,6 +30,8 @@ type PathResult struct {
 	Fault     bool    // KernelScope stopped on an access the H200 also faulted on
 	Findings  []string
 	Checked   bool // the run had the sanitizer's checks on
+	// H200Varies: the H200's own repeated runs of this kernel differ (RepeatFile)
+	H200Varies bool
 }
 
 type ksFinding struct {
@@ -92,7 +94,7 @@ func firstLine(path string) string {
 }
 
 // evalPath compares one path's results for kernel k with the H200's.
-func evalPath(k *Kernel, base string, isClang bool, kt *KernelTruth, dataDir, h200, raw string) PathResult {
+func evalPath(k *Kernel, base string, isClang bool, kt *KernelTruth, dataDir, h200, raw string, repeat Repeat) PathResult {
 	r := PathResult{CycErr: math.NaN(), KCycErr: math.NaN()}
 	if isClang {
 		prc, ok := readRC(base + ".parse")
@@ -137,6 +139,7 @@ func evalPath(k *Kernel, base string, isClang bool, kt *KernelTruth, dataDir, h2
 	}
 	r.Compared = true
 	r.Exact = true
+	var spread []string // the H200's own run-to-run spread, for the buffers that have repeats
 	for i, a := range k.Args {
 		if !a.Buffer {
 			continue
@@ -180,6 +183,9 @@ func evalPath(k *Kernel, base string, isClang bool, kt *KernelTruth, dataDir, h2
 		if d := CompareBytes(a.Type, want, got); !d.Equal {
 			r.Exact = false
 			r.Diffs = append(r.Diffs, a.Name+": "+d.String())
+			if s := repeat.Describe(k.ID, a.Name, got); s != "" {
+				spread = append(spread, a.Name+": "+s)
+			}
 		}
 	}
 	if !r.Exact {
@@ -187,6 +193,10 @@ func evalPath(k *Kernel, base string, isClang bool, kt *KernelTruth, dataDir, h2
 		for _, f := range k.Features {
 			if strings.Contains(f, "order-dependent") {
 				r.Cause = "float atomics (the result depends on the order of the atomics): " + strings.Join(r.Diffs, "; ")
+				if len(spread) > 0 {
+					r.Cause += "; " + strings.Join(spread, "; ")
+					r.H200Varies = true
+				}
 			}
 		}
 	}
@@ -323,6 +333,9 @@ func explain(k *Kernel, c PathResult, h200Ran bool, approx string) (key, text st
 	}
 	for _, f := range k.Features {
 		if strings.Contains(f, "order-dependent") {
+			if c.H200Varies {
+				return "float atomics (order-dependent result; the H200 itself varies run to run)", c.Cause
+			}
 			return "float atomics (order-dependent result)", c.Cause
 		}
 	}
@@ -339,6 +352,10 @@ func Report(m *Manifest, out, h200, raw, doc string) error {
 		return fmt.Errorf("%w (run the device step first)", err)
 	}
 	san, err := LoadSanitizer(h200)
+	if err != nil {
+		return err
+	}
+	repeat, err := LoadRepeat(RepeatFile)
 	if err != nil {
 		return err
 	}
@@ -362,8 +379,8 @@ func Report(m *Manifest, out, h200, raw, doc string) error {
 		kt := truth.Kernels[k.ID]
 		cb := filepath.Join(out, "local", "clang", k.ID)
 		nb := filepath.Join(out, "local", "nvcc", k.ID)
-		c := evalPath(k, cb, true, kt, dataDir, h200, raw)
-		n := evalPath(k, nb, false, kt, dataDir, h200, raw)
+		c := evalPath(k, cb, true, kt, dataDir, h200, raw, repeat)
+		n := evalPath(k, nb, false, kt, dataDir, h200, raw, repeat)
 		if InstanceLine(k) != "" {
 			templates++
 			if rc, ok := readRC(filepath.Join(out, "local", "clang_strict", k.ID)); ok {
