@@ -632,7 +632,8 @@ KS_NV double __nv_jn(int n, double x) {
   return sign * r;
 }
 
-// Y_n: forward recurrence from Y0 and Y1 (stable for Y), until it overflows to -inf.
+// Y_n: forward recurrence from Y0 and Y1 (stable for Y), in double-double so its steps
+// add no rounding of their own, until it overflows to -inf.
 KS_NV double __nv_yn(int n, double x) {
   KS_MX_EXACT
   double sign = 1.0;
@@ -644,13 +645,15 @@ KS_NV double __nv_yn(int n, double x) {
   if (!(x >= 0.0)) return __builtin_nan("");
   if (x == 0.0) return -__builtin_inf();
   if (__builtin_isinf(x)) return 0.0;
-  double a = __nv_y0(x), b = __nv_y1(x);
-  for (int k = 1; k < n && b > -__builtin_inf(); k++) {
-    double c = (2.0 * k / x) * b - a;
+  ks_mx_dd a = ks_mx_dd_make(__nv_y0(x)), b = ks_mx_dd_make(__nv_y1(x));
+  for (int k = 1; k < n && b.hi > -__builtin_inf(); k++) {
+    ks_mx_dd c = ks_mx_dd_mul(ks_mx_dd_div_d(ks_mx_dd_make(2.0 * k), x), b);
+    c = ks_mx_dd_add(c, ks_mx_dd{-a.hi, -a.lo});
     a = b;
     b = c;
   }
-  return sign * b;
+  if (!(b.hi > -__builtin_inf())) return sign * -__builtin_inf();
+  return sign * (b.hi + b.lo);
 }
 
 // I0 and I1 in double: the double-double series below 30; above, Hankel's expansion
