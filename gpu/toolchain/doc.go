@@ -24,8 +24,10 @@
 // against the H200 and a 50-digit reference in docs/realcuda-math.md). Every function
 // clang's CUDA headers declare is defined except powi/powif (clang extensions), rcp64h
 // and the half conversions (TestLibdeviceCoverage); one it lacks makes Compile fail
-// with an error naming it and the calling line. The SIMD intrinsics (__vadd2 ...)
-// compile to clang's PTX video instructions, which the simulator does not run yet.
+// with an error naming it and the calling line. The SIMD intrinsics (__vadd2 ...
+// __vsubus4, 82) are the prelude's own integer code (kernelscope_simd.h, in place of
+// clang's PTX video instructions, which the simulator does not run), bit-exact against
+// the H200 on the sweep's samples.
 //
 // The prelude directory also stands in for the CUDA toolkit's headers, written for
 // KernelScope from NVIDIA's documentation, so unmodified CUDA compiles: cuda_runtime.h,

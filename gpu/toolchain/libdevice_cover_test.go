@@ -22,8 +22,9 @@ var notProvided = map[string]string{
 }
 
 // TestLibdeviceCoverage: every __nv_ function clang-19's CUDA headers declare is
-// defined by the prelude, except notProvided and the SIMD intrinsics (__nv_vadd2 ...),
-// which clang's own header implements with PTX video instructions for CUDA >= 9.2.
+// defined by the prelude, except notProvided; the SIMD intrinsics (__nv_vadd2 ...) are
+// defined by macro in kernelscope_simd.h, so LibdeviceFunctions does not list them
+// (TestMathSweep runs every one of them against the H200).
 func TestLibdeviceCoverage(t *testing.T) {
 	exe, err := exec.LookPath("clang-19")
 	if err != nil {
