@@ -42,6 +42,7 @@ type ksFinding struct {
 	Variable      string `json:"variable"`
 	Count         int    `json:"count"`
 	Message       string `json:"message"`
+	Severity      string `json:"severity"` // "warning" for a volatile warp-synchronous hazard
 }
 
 type ksReport struct {
@@ -57,7 +58,11 @@ type ksReport struct {
 
 // findingText is one sanitizer finding in a line.
 func findingText(f ksFinding) string {
-	return fmt.Sprintf("%s (%s, CUDA line %d/%d, %s, ×%d): %s", f.Kind, f.Space, f.CUDALine, f.OtherCUDALine, f.Variable, f.Count, f.Message)
+	kind := f.Kind
+	if f.Severity == "warning" {
+		kind += " warning"
+	}
+	return fmt.Sprintf("%s (%s, CUDA line %d/%d, %s, ×%d): %s", kind, f.Space, f.CUDALine, f.OtherCUDALine, f.Variable, f.Count, f.Message)
 }
 
 // faultRE is KernelScope's message for an access outside every allocation.
@@ -236,7 +241,10 @@ func pct(e float64) string {
 	return fmt.Sprintf("%+.0f%%", 100*e)
 }
 
-type stats struct{ tried, compiles, runs, faults, compared, exact, ncu, counters, countersAll int }
+type stats struct {
+	tried, compiles, runs, faults, compared, exact, ncu, counters, countersAll int
+	varies                                                                     int // kernels whose H200 result varies run to run (RepeatFile)
+}
 
 func (s *stats) add(r PathResult) {
 	if !r.Tried {
@@ -251,6 +259,9 @@ func (s *stats) add(r PathResult) {
 	}
 	if r.Fault {
 		s.faults++
+	}
+	if r.H200Varies {
+		s.varies++
 	}
 	if r.Compared {
 		s.compared++
@@ -343,6 +354,15 @@ func explain(k *Kernel, c PathResult, h200Ran bool, approx string) (key, text st
 		return "approximate math (.approx instructions; special-functions issue 18)", c.Cause + " — " + approx
 	}
 	return "wrong bytes", c.Cause
+}
+
+// ofRepeatable is "exact / kernels" leaving out the kernels whose H200 result varies run to run.
+func ofRepeatable(s stats) string {
+	n := s.tried - s.varies
+	if n <= 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%d / %d (%.1f%%)", s.exact, n, 100*float64(s.exact)/float64(n))
 }
 
 // Report writes docs/real-code.md from the local results and the stored H200 truth.
@@ -502,6 +522,7 @@ KernelScope built from %s. H200 ground truth: %s, %s; %d of %d kernels built and
 | ran to completion | %s | %s |
 | stopped on a fault the H200 also hits (same line as compute-sanitizer's memcheck) | %d | %d |
 | byte-exact vs H200 | %s | %s |
+| byte-exact, of the kernels whose H200 result repeats (leaving out those that gave different values in 20 H200 runs) | %s | %s |
 | memory counters equal to ncu (8 per kernel) | %d / %d (all 8 on %d kernels) | %d / %d (all 8 on %d kernels) |
 | whole-launch cycles error vs sm__cycles_elapsed.max, median / mean of abs | %s / %s (%d kernels) | %s / %s (%d kernels) |
 | kernel-only cycles error: (cycles − launch_cycles) vs (sm__cycles_elapsed.max − the same launch_cycles), median / mean of abs | %s / %s (%d kernels) | %s / %s (%d kernels) |
@@ -513,7 +534,7 @@ Without it (the extraction alone, launched as `+"`--launch 'NAME<ARGS><<<…>>>(
 `, total, len(repos), strings.TrimSpace(string(source)), truth.GPU, truth.NVCC, ran, total, strings.TrimSpace(string(checks)),
 		percent(cl.compiles), ran, total,
 		percent(cl.runs), percent(nv.runs), cl.faults, nv.faults,
-		percent(cl.exact), percent(nv.exact),
+		percent(cl.exact), percent(nv.exact), ofRepeatable(cl), ofRepeatable(nv),
 		cl.counters, 8*cl.ncu, cl.countersAll, nv.counters, 8*nv.ncu, nv.countersAll,
 		clMed, clMean, len(clErr), nvMed, nvMean, len(nvErr),
 		clKMed, clKMean, len(clKErr), nvKMed, nvKMean, len(nvKErr),
