@@ -154,21 +154,35 @@ func (c clangPTX) get(t *testing.T, f sweepFn) []byte {
 	return res.PTX
 }
 
-// oneEntry cuts a PTX module down to its header and the entry whose mangled name
-// starts with _Z<len>NAME (the sweep files hold up to 82 kernels; each run needs one).
+// oneEntry cuts a PTX module down to the entry whose mangled name starts with
+// _Z<len>NAME and everything that is not an entry (globals, constant tables, .func
+// definitions): the sweep files hold up to 82 kernels and each run needs one.
 func oneEntry(ptx []byte, name string) []byte {
 	s := string(ptx)
-	parts := strings.Split(s, "// .globl")
-	if len(parts) < 2 {
+	want := fmt.Sprintf(".entry _Z%d%sP", len(name), name)
+	if !strings.Contains(s, want) {
 		return ptx
 	}
-	want := fmt.Sprintf("_Z%d%sP", len(name), name)
-	for _, p := range parts[1:] {
-		if strings.HasPrefix(strings.TrimSpace(p), want) {
-			return []byte(parts[0] + "// .globl" + p)
+	var b strings.Builder
+	for {
+		i := strings.Index(s, ".visible .entry ")
+		if i < 0 {
+			b.WriteString(s)
+			return []byte(b.String())
 		}
+		j := strings.Index(s[i:], "\n}\n")
+		if j < 0 {
+			b.WriteString(s)
+			return []byte(b.String())
+		}
+		end := i + j + 3
+		if strings.HasPrefix(s[i+len(".visible "):], want) {
+			b.WriteString(s[:end])
+		} else {
+			b.WriteString(s[:i])
+		}
+		s = s[end:]
 	}
-	return ptx
 }
 
 // runSweep simulates function f on n samples (every stride-th of the 65536) on one path.
