@@ -91,7 +91,10 @@ func addFindings(rep *report.Report, req Request, mod *ptx.Module, res *sim.Resu
 	for _, f := range res.Findings {
 		rf := report.Finding{Kind: f.Kind, Space: f.Space, PTXLine: f.PTXLine, CUDALine: findingLine(mod, res, f.PC, file, src),
 			Block: f.Block, Thread: f.Thread, Access: f.Access, OtherAccess: f.OtherAccess, Address: f.Addr,
-			Variable: f.Variable, Count: f.Count}
+			Variable: f.Variable, Count: f.Count, Severity: "error"}
+		if f.Warning {
+			rf.Severity = "warning"
+		}
 		if f.OtherPC >= 0 {
 			rf.OtherPTXLine, rf.OtherCUDALine = f.OtherPTXLine, findingLine(mod, res, f.OtherPC, file, src)
 		}

@@ -124,7 +124,8 @@ func fmtOfPacked(t ptx.Type) *fmtSpec {
 // cvtNaN is the NaN cvt writes for a NaN source x of type s, as the H200
 // gives it: f64 to f32 keeps sign and top payload bits (quieted), f32 to f64
 // widens the payload (quieted) unless .ftz, which writes the canonical f32 NaN
-// widened, f64 to f64 quiets the operand, bf16 to f32 is an exact widening;
+// widened, f64 to f64 quiets the operand, bf16 to f32 is an exact widening, f64 to
+// bf16 keeps sign and top payload bits (quieted) as f64 to f32 does;
 // everything else writes the destination's canonical NaN.
 func (o *Op) cvtNaN(f *fmtSpec, s ptx.Type, x uint64) uint64 {
 	switch {
@@ -139,6 +140,10 @@ func (o *Op) cvtNaN(f *fmtSpec, s ptx.Type, x uint64) uint64 {
 		return x | quiet64
 	case f == &fF32 && s == ptx.BF16:
 		return (x & 0xffff) << 16
+	case f == &fBF16 && s == ptx.F64:
+		// as f64 to f32, kept to bf16's 7 payload bits: the H200 gives 0x7fc0 for
+		// 0x7ff8000000000000 (testdata/realcuda/features, fp16_ops slot 7)
+		return x>>48&0x8000 | 0x7fc0 | (x>>45)&0x7f
 	}
 	return f.nan
 }

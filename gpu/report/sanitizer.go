@@ -22,6 +22,9 @@ type Finding struct {
 	// OtherCUDALine is a line of a local header or kept definition, not the main source's.
 	CUDAFile      string `json:"cuda_file,omitempty"`
 	OtherCUDAFile string `json:"other_cuda_file,omitempty"`
+	// Severity is "error", or "warning" for a hazard compute-sanitizer also
+	// reports as a warning (volatile warp-synchronous code).
+	Severity string `json:"severity"`
 }
 
 // Expectation is the outcome of one %expect line (DESIGN.md "expectations").

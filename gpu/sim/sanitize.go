@@ -58,6 +58,7 @@ type Finding struct {
 	Size         int    // bytes per lane of the access found
 	Count        int    // occurrences (lane-accesses or warp-instructions) merged into this finding
 	Detail       string // what happened, in words, naming threads and PTX lines
+	Warning      bool   // a warning, not an error: a volatile warp-synchronous race (compute-sanitizer's "Warp Level Programming")
 }
 
 // flags of a shadow access record.
@@ -600,18 +601,18 @@ func (k *checker) sharedSlow(w *warp, pc int32, mask uint32, addr *[32]uint64, n
 }
 
 // ordered reports whether an earlier access p happens before the current
-// access of thread t (flags cf, epochs ep and wep): same thread, a barrier
-// of the block between, or, in the same warp, a warp-synchronising
-// instruction between (or both accesses volatile: the pre-Volta
-// warp-synchronous idiom).
+// access of thread t (epochs ep and wep; cf, the current access's flags, is
+// not needed): same thread, a barrier of the block between, or, in the same
+// warp, a warp-synchronising instruction between. Two volatile accesses of
+// one warp with nothing between (the pre-Volta warp-synchronous idiom) are
+// not ordered: race reports them as a warning, as compute-sanitizer's
+// racecheck does ("Warp Level Programming" hazards).
 func ordered(t int16, p *srec, cf uint8, ep, wep uint32) bool {
+	_ = cf
 	if t == p.thr || p.ep != ep {
 		return true
 	}
-	if t/32 == p.thr/32 {
-		return p.wep != wep || (p.f&cf&fVolatile != 0)
-	}
-	return false
+	return t/32 == p.thr/32 && p.wep != wep
 }
 
 // wordAt reads word wi of b (a partial last word is zero-extended).
@@ -644,11 +645,15 @@ func (k *checker) race(w *warp, pc int32, lane int, space string, a uint64, n in
 	if oblk >= 0 {
 		f.OtherBlock = k.block3(oblk)
 	}
+	sameWarp := w.id == othr/32 && oblk < 0
+	// Both accesses volatile, in one warp: warp-synchronous code that relies on
+	// the lanes running in lockstep; a warning, as compute-sanitizer gives it.
+	f.Warning = space == "shared" && sameWarp && k.pcf[pc]&pfVolatile != 0 && opc >= 0 && k.pcf[opc]&pfVolatile != 0
 	if _, ok := k.found[fkey{f.Kind, int32(f.PC), int32(f.OtherPC)}]; !ok {
 		if space == "shared" {
 			f.Variable = k.sharedName(a, n)
 		}
-		k.describeRace(&f, w.id == othr/32 && oblk < 0)
+		k.describeRace(&f, sameWarp)
 		if space == "global" {
 			k.globalArg(&f)
 		}
@@ -671,6 +676,14 @@ func (k *checker) describeRace(f *Finding, sameWarp bool) {
 	between := "no __syncthreads() between them"
 	if sameWarp {
 		between = "no __syncwarp() between them (lanes of a warp are not in lockstep on sm_70+)"
+	}
+	if f.Warning {
+		f.Detail = fmt.Sprintf("warning: warp-synchronous code: %s hazard on %s: volatile %s by thread %v, then volatile %s by thread %v of the same warp (block %v), "+
+			"with no __syncwarp() between them. volatile makes each access go to shared memory but does not order the lanes: on sm_70+ they are not in lockstep "+
+			"(compute-sanitizer's racecheck reports this as a Warp Level Programming hazard). Fix: __syncwarp() between each step's reads and its writes "+
+			"(int v = s[t] + s[t + 16]; __syncwarp(); s[t] = v; __syncwarp(); ...), or a __shfl_down_sync reduction",
+			kind, where, f.OtherAccess, f.OtherThread, f.Access, f.Thread, f.Block)
+		return
 	}
 	f.Detail = fmt.Sprintf("%s hazard on %s: %s by thread %v, then %s by thread %v of block %v, %s",
 		kind, where, f.OtherAccess, f.OtherThread, f.Access, f.Thread, f.Block, between)

@@ -131,6 +131,11 @@ func TestHalfAndBFloat16(t *testing.T) {
 				want := []float64{x, round(add(x, y)), round(sub(x, y)), round(mul(x, y)), round(fma(x, y, z)),
 					round(add(round(mul(x, y)), z)), s0, s1, m0, m1, round(fma(x, z, s0)), round(fma(y, x, s1)),
 					-x, math.Abs(y), math.Max(x, y)}
+				if kind == "half" {
+					// x * y + z on __half contracts to one fma.rn.f16, as nvcc's mul.f16 +
+					// add.f16 do under ptxas on the H200 (testdata/realcuda/features fp16_ops r[11])
+					want[5] = round(fma(x, y, z))
+				}
 				for k, w := range want {
 					got := binary.LittleEndian.Uint16(o[2*(16*i+k):])
 					if got != bitsOf(w) {

@@ -30,6 +30,8 @@ type PathResult struct {
 	Fault     bool    // KernelScope stopped on an access the H200 also faulted on
 	Findings  []string
 	Checked   bool // the run had the sanitizer's checks on
+	// H200Varies: the H200's own repeated runs of this kernel differ (RepeatFile)
+	H200Varies bool
 }
 
 type ksFinding struct {
@@ -40,6 +42,7 @@ type ksFinding struct {
 	Variable      string `json:"variable"`
 	Count         int    `json:"count"`
 	Message       string `json:"message"`
+	Severity      string `json:"severity"` // "warning" for a volatile warp-synchronous hazard
 }
 
 type ksReport struct {
@@ -55,7 +58,11 @@ type ksReport struct {
 
 // findingText is one sanitizer finding in a line.
 func findingText(f ksFinding) string {
-	return fmt.Sprintf("%s (%s, CUDA line %d/%d, %s, ×%d): %s", f.Kind, f.Space, f.CUDALine, f.OtherCUDALine, f.Variable, f.Count, f.Message)
+	kind := f.Kind
+	if f.Severity == "warning" {
+		kind += " warning"
+	}
+	return fmt.Sprintf("%s (%s, CUDA line %d/%d, %s, ×%d): %s", kind, f.Space, f.CUDALine, f.OtherCUDALine, f.Variable, f.Count, f.Message)
 }
 
 // faultRE is KernelScope's message for an access outside every allocation.
@@ -92,7 +99,7 @@ func firstLine(path string) string {
 }
 
 // evalPath compares one path's results for kernel k with the H200's.
-func evalPath(k *Kernel, base string, isClang bool, kt *KernelTruth, dataDir, h200, raw string) PathResult {
+func evalPath(k *Kernel, base string, isClang bool, kt *KernelTruth, dataDir, h200, raw string, repeat Repeat) PathResult {
 	r := PathResult{CycErr: math.NaN(), KCycErr: math.NaN()}
 	if isClang {
 		prc, ok := readRC(base + ".parse")
@@ -137,6 +144,7 @@ func evalPath(k *Kernel, base string, isClang bool, kt *KernelTruth, dataDir, h2
 	}
 	r.Compared = true
 	r.Exact = true
+	var spread []string // the H200's own run-to-run spread, for the buffers that have repeats
 	for i, a := range k.Args {
 		if !a.Buffer {
 			continue
@@ -180,6 +188,9 @@ func evalPath(k *Kernel, base string, isClang bool, kt *KernelTruth, dataDir, h2
 		if d := CompareBytes(a.Type, want, got); !d.Equal {
 			r.Exact = false
 			r.Diffs = append(r.Diffs, a.Name+": "+d.String())
+			if s := repeat.Describe(k.ID, a.Name, got); s != "" {
+				spread = append(spread, a.Name+": "+s)
+			}
 		}
 	}
 	if !r.Exact {
@@ -187,6 +198,10 @@ func evalPath(k *Kernel, base string, isClang bool, kt *KernelTruth, dataDir, h2
 		for _, f := range k.Features {
 			if strings.Contains(f, "order-dependent") {
 				r.Cause = "float atomics (the result depends on the order of the atomics): " + strings.Join(r.Diffs, "; ")
+				if len(spread) > 0 {
+					r.Cause += "; " + strings.Join(spread, "; ")
+					r.H200Varies = true
+				}
 			}
 		}
 	}
@@ -226,7 +241,10 @@ func pct(e float64) string {
 	return fmt.Sprintf("%+.0f%%", 100*e)
 }
 
-type stats struct{ tried, compiles, runs, faults, compared, exact, ncu, counters, countersAll int }
+type stats struct {
+	tried, compiles, runs, faults, compared, exact, ncu, counters, countersAll int
+	varies                                                                     int // kernels whose H200 result varies run to run (RepeatFile)
+}
 
 func (s *stats) add(r PathResult) {
 	if !r.Tried {
@@ -241,6 +259,9 @@ func (s *stats) add(r PathResult) {
 	}
 	if r.Fault {
 		s.faults++
+	}
+	if r.H200Varies {
+		s.varies++
 	}
 	if r.Compared {
 		s.compared++
@@ -323,6 +344,9 @@ func explain(k *Kernel, c PathResult, h200Ran bool, approx string) (key, text st
 	}
 	for _, f := range k.Features {
 		if strings.Contains(f, "order-dependent") {
+			if c.H200Varies {
+				return "float atomics (order-dependent result; the H200 itself varies run to run)", c.Cause
+			}
 			return "float atomics (order-dependent result)", c.Cause
 		}
 	}
@@ -332,6 +356,15 @@ func explain(k *Kernel, c PathResult, h200Ran bool, approx string) (key, text st
 	return "wrong bytes", c.Cause
 }
 
+// ofRepeatable is "exact / kernels" leaving out the kernels whose H200 result varies run to run.
+func ofRepeatable(s stats) string {
+	n := s.tried - s.varies
+	if n <= 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%d / %d (%.1f%%)", s.exact, n, 100*float64(s.exact)/float64(n))
+}
+
 // Report writes docs/real-code.md from the local results and the stored H200 truth.
 func Report(m *Manifest, out, h200, raw, doc string) error {
 	truth, err := LoadTruth(h200)
@@ -339,6 +372,10 @@ func Report(m *Manifest, out, h200, raw, doc string) error {
 		return fmt.Errorf("%w (run the device step first)", err)
 	}
 	san, err := LoadSanitizer(h200)
+	if err != nil {
+		return err
+	}
+	repeat, err := LoadRepeat(RepeatFile)
 	if err != nil {
 		return err
 	}
@@ -362,8 +399,8 @@ func Report(m *Manifest, out, h200, raw, doc string) error {
 		kt := truth.Kernels[k.ID]
 		cb := filepath.Join(out, "local", "clang", k.ID)
 		nb := filepath.Join(out, "local", "nvcc", k.ID)
-		c := evalPath(k, cb, true, kt, dataDir, h200, raw)
-		n := evalPath(k, nb, false, kt, dataDir, h200, raw)
+		c := evalPath(k, cb, true, kt, dataDir, h200, raw, repeat)
+		n := evalPath(k, nb, false, kt, dataDir, h200, raw, repeat)
 		if InstanceLine(k) != "" {
 			templates++
 			if rc, ok := readRC(filepath.Join(out, "local", "clang_strict", k.ID)); ok {
@@ -485,6 +522,7 @@ KernelScope built from %s. H200 ground truth: %s, %s; %d of %d kernels built and
 | ran to completion | %s | %s |
 | stopped on a fault the H200 also hits (same line as compute-sanitizer's memcheck) | %d | %d |
 | byte-exact vs H200 | %s | %s |
+| byte-exact, of the kernels whose H200 result repeats (leaving out those that gave different values in 20 H200 runs) | %s | %s |
 | memory counters equal to ncu (8 per kernel) | %d / %d (all 8 on %d kernels) | %d / %d (all 8 on %d kernels) |
 | whole-launch cycles error vs sm__cycles_elapsed.max, median / mean of abs | %s / %s (%d kernels) | %s / %s (%d kernels) |
 | kernel-only cycles error: (cycles − launch_cycles) vs (sm__cycles_elapsed.max − the same launch_cycles), median / mean of abs | %s / %s (%d kernels) | %s / %s (%d kernels) |
@@ -496,7 +534,7 @@ Without it (the extraction alone, launched as `+"`--launch 'NAME<ARGS><<<…>>>(
 `, total, len(repos), strings.TrimSpace(string(source)), truth.GPU, truth.NVCC, ran, total, strings.TrimSpace(string(checks)),
 		percent(cl.compiles), ran, total,
 		percent(cl.runs), percent(nv.runs), cl.faults, nv.faults,
-		percent(cl.exact), percent(nv.exact),
+		percent(cl.exact), percent(nv.exact), ofRepeatable(cl), ofRepeatable(nv),
 		cl.counters, 8*cl.ncu, cl.countersAll, nv.counters, 8*nv.ncu, nv.countersAll,
 		clMed, clMean, len(clErr), nvMed, nvMean, len(nvErr),
 		clKMed, clKMean, len(clKErr), nvKMed, nvKMean, len(nvKErr),

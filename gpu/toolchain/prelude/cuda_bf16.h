@@ -70,7 +70,23 @@ KS_B __nv_bfloat16 __float2bfloat16_rz(float f) {
   if ((u & 0x7fffffffu) > 0x7f800000u) return __ushort_as_bfloat16((unsigned short)((u >> 16) | 0x40u));
   return __ushort_as_bfloat16((unsigned short)(u >> 16));
 }
-KS_B __nv_bfloat16 __double2bfloat16(double d) { return __float2bfloat16_rn((float)d); }
+// __double2bfloat16 rounds once, as CUDA's header does: cvt.rn.bf16.f64 on sm_90 (what
+// nvcc emits there; the H200 gives 0x7fc0 for the default NaN), otherwise round to float
+// with round-to-odd (truncate, then set the last bit when inexact) so the rounding to
+// bf16 that follows is the one rounding of d.
+KS_B __nv_bfloat16 __double2bfloat16(double d) {
+#if __CUDA_ARCH__ >= 900
+  unsigned short r;
+  asm("cvt.rn.bf16.f64 %0, %1;" : "=h"(r) : "d"(d));
+  return __ushort_as_bfloat16(r);
+#else
+  if (d != d) return __float2bfloat16_rn((float)d);
+  float f = __double2float_rz(d);
+  unsigned int u = __float_as_uint(f);
+  if ((double)f != d && (u & 0x7fffffffu) < 0x7f800000u) u |= 1u;
+  return __float2bfloat16_rn(__uint_as_float(u));
+#endif
+}
 KS_B __nv_bfloat16 __int2bfloat16_rn(int v) { return __float2bfloat16_rn((float)v); }
 KS_B int __bfloat162int_rz(__nv_bfloat16 h) { return (int)__bfloat162float(h); }
 KS_B int __bfloat162int_rn(__nv_bfloat16 h) { return __float2int_rn(__bfloat162float(h)); }

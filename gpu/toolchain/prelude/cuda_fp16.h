@@ -161,18 +161,40 @@ KS_H __half2 __lowhigh2highlow(__half2 h) { return __half2(h.y, h.x); }
     asm(INS ".f16x2 %0, %1, %2;" : "=r"(r) : "r"(__ks_h2u(a)), "r"(__ks_h2u(b))); \
     return __ks_u2h(r);                                                         \
   }
-KS_H_BIN(__hadd, "add")
-KS_H_BIN(__hsub, "sub")
-KS_H_BIN(__hmul, "mul")
+// __hadd __hsub __hmul (and the operators built on them) are plain f16 arithmetic in
+// clang, so they contract as nvcc's add.f16 / mul.f16 do under ptxas: with the cell's
+// contraction on (-ffp-contract=fast-honor-pragmas, as nvcc's --fmad=true) a + b * a
+// becomes one fma.rn.f16. The _rn forms stay one instruction each, never fused.
+#define KS_H_ARITH(NAME, OP)                                                    \
+  KS_H __half NAME(__half a, __half b) {                                        \
+    _Float16 r = __builtin_bit_cast(_Float16, a.__x) OP __builtin_bit_cast(_Float16, b.__x); \
+    return __ushort_as_half(__builtin_bit_cast(unsigned short, r));             \
+  }
+typedef _Float16 __ks_f16x2 __attribute__((ext_vector_type(2)));
+KS_H __ks_f16x2 __ks_h2v(__half2 a) {
+  return __ks_f16x2{__builtin_bit_cast(_Float16, a.x.__x), __builtin_bit_cast(_Float16, a.y.__x)};
+}
+#define KS_H2_ARITH(NAME, OP)                                                   \
+  KS_H __half2 NAME(__half2 a, __half2 b) {                                     \
+    __ks_f16x2 r = __ks_h2v(a) OP __ks_h2v(b);                                  \
+    _Float16 lo = r[0], hi = r[1]; /* clang 19 bit-casts r.y as r.x: copy first */ \
+    return __half2(__half_raw{__builtin_bit_cast(unsigned short, lo)},          \
+                   __half_raw{__builtin_bit_cast(unsigned short, hi)});         \
+  }
+KS_H_ARITH(__hadd, +)
+KS_H_ARITH(__hsub, -)
+KS_H_ARITH(__hmul, *)
+KS_H2_ARITH(__hadd2, +)
+KS_H2_ARITH(__hsub2, -)
+KS_H2_ARITH(__hmul2, *)
+#undef KS_H_ARITH
+#undef KS_H2_ARITH
 KS_H_BIN(__hadd_sat, "add.sat")
 KS_H_BIN(__hsub_sat, "sub.sat")
 KS_H_BIN(__hmul_sat, "mul.sat")
 KS_H_BIN(__hadd_rn, "add.rn")
 KS_H_BIN(__hsub_rn, "sub.rn")
 KS_H_BIN(__hmul_rn, "mul.rn")
-KS_H2_BIN(__hadd2, "add")
-KS_H2_BIN(__hsub2, "sub")
-KS_H2_BIN(__hmul2, "mul")
 KS_H2_BIN(__hadd2_sat, "add.sat")
 KS_H2_BIN(__hsub2_sat, "sub.sat")
 KS_H2_BIN(__hmul2_sat, "mul.sat")

@@ -8,10 +8,9 @@
 // kernelscope_libdevice.h.
 //
 //   double: log1p expm1 sinh cosh tan exp10 asinh acosh atanh lgamma tgamma
+//           j0 j1 y0 y1 jn yn cyl_bessel_i0 cyl_bessel_i1 (double-double series) nan
 //   float:  lgammaf tgammaf j0f j1f y0f y1f jnf ynf asinhf acoshf atanhf
-//           cyl_bessel_i0f cyl_bessel_i1f
-// Still missing (a clear "needs libdevice's __nv_..." compile error naming the line):
-// the double Bessel functions j0 j1 y0 y1 jn yn cyl_bessel_i0 cyl_bessel_i1.
+//           cyl_bessel_i0f cyl_bessel_i1f nanf
 #pragma clang system_header
 #ifndef KERNELSCOPE_MATH_EXTRA_H
 #define KERNELSCOPE_MATH_EXTRA_H
@@ -444,6 +443,320 @@ KS_NV float __nv_cyl_bessel_i1f(float x) {
   float r = (float)ks_mx_in_series(1, a);
   return x < 0 ? -r : r;
 }
+
+// ---- double Bessel functions (double-double series, Hankel's expansion for large x) ----
+
+// A double-double value hi + lo (|lo| <= ulp(hi) / 2), with error-free sums and products.
+struct ks_mx_dd {
+  double hi, lo;
+};
+KS_IN ks_mx_dd ks_mx_dd_make(double a) { return ks_mx_dd{a, 0.0}; }
+KS_IN ks_mx_dd ks_mx_dd_add(ks_mx_dd a, ks_mx_dd b) {
+  KS_MX_EXACT
+  double s = a.hi + b.hi, bb = s - a.hi, e = (a.hi - (s - bb)) + (b.hi - bb);
+  e += a.lo + b.lo;
+  double h = s + e;
+  return ks_mx_dd{h, e - (h - s)};
+}
+KS_IN ks_mx_dd ks_mx_dd_mul(ks_mx_dd a, ks_mx_dd b) {
+  KS_MX_EXACT
+  double p = a.hi * b.hi, e = __builtin_fma(a.hi, b.hi, -p);
+  e = __builtin_fma(a.hi, b.lo, e);
+  e = __builtin_fma(a.lo, b.hi, e);
+  double h = p + e;
+  return ks_mx_dd{h, e - (h - p)};
+}
+KS_IN ks_mx_dd ks_mx_dd_div_d(ks_mx_dd a, double b) {
+  KS_MX_EXACT
+  double q = a.hi / b;
+  // remainder a - q b exactly (fma), then one correction step
+  double r = __builtin_fma(-q, b, a.hi) + a.lo;
+  double c = r / b;
+  double h = q + c;
+  return ks_mx_dd{h, c - (h - q)};
+}
+
+// sum_k s^k (x/2)^(2k+n) / (k! (n+k)!) for s = -1 (J_n) or +1 (I_n), in double-double:
+// exact enough that the cancellation of J's terms (up to I_0(x) in size) costs nothing
+// below x = 25. n >= 0; *lead is the k = 0 term (x/2)^n / n!, for callers that scale.
+KS_IN ks_mx_dd ks_mx_dd_bessel_series(int n, double x, double s) {
+  KS_MX_EXACT
+  ks_mx_dd h = ks_mx_dd_make(0.5 * x), q = ks_mx_dd_mul(h, h), t = ks_mx_dd_make(1.0);
+  if (s < 0) q = ks_mx_dd{-q.hi, -q.lo};
+  for (int k = 1; k <= n; k++) {
+    t = ks_mx_dd_div_d(ks_mx_dd_mul(t, h), (double)k);
+    if (t.hi == 0.0) return t; // underflow: (x/2)^n / n! is below the smallest double
+  }
+  ks_mx_dd sum = t;
+  for (int k = 1; k < 600; k++) {
+    t = ks_mx_dd_div_d(ks_mx_dd_mul(t, q), (double)k * (double)(n + k));
+    sum = ks_mx_dd_add(sum, t);
+    if (__builtin_fabs(t.hi) < 0x1p-110 * __builtin_fabs(sum.hi) || t.hi == 0.0) break;
+  }
+  return sum;
+}
+
+// Where the double functions switch from the series to Hankel's expansion: at x = 25 the
+// expansion's smallest term is below 2^-120 of its first, and the series' cancellation
+// (I_0(25) ~ 6e9 against J's O(0.2)) is still far inside double-double's 106 bits.
+#define KS_MX_BIG 25.0
+
+KS_IN double ks_mx_j0d(double x) {
+  KS_MX_EXACT
+  x = __builtin_fabs(x);
+  if (x < KS_MX_BIG) {
+    ks_mx_dd r = ks_mx_dd_bessel_series(0, x, -1.0);
+    return r.hi + r.lo;
+  }
+  return ks_mx_bessel_big(0, 0, x);
+}
+KS_IN double ks_mx_j1d(double x) {
+  KS_MX_EXACT
+  double a = __builtin_fabs(x), r;
+  if (a < KS_MX_BIG) {
+    ks_mx_dd v = ks_mx_dd_bessel_series(1, a, -1.0);
+    r = v.hi + v.lo;
+  } else {
+    r = ks_mx_bessel_big(1, 0, a);
+  }
+  return x < 0 ? -r : r;
+}
+
+// Y0 for 0 < x < 25: (2/pi) ((log(x/2) + Euler) J0(x) + sum_k (-1)^(k+1) H_k (x^2/4)^k / (k!)^2),
+// the sum in double-double.
+KS_IN double ks_mx_y0d(double x) {
+  KS_MX_EXACT
+  if (x >= KS_MX_BIG) return ks_mx_bessel_big(0, 1, x);
+  ks_mx_dd h = ks_mx_dd_make(0.5 * x), q = ks_mx_dd_mul(h, h), t = ks_mx_dd_make(1.0), H = ks_mx_dd_make(0.0),
+           s = ks_mx_dd_make(0.0);
+  q = ks_mx_dd{-q.hi, -q.lo};
+  for (int k = 1; k < 600; k++) {
+    t = ks_mx_dd_div_d(ks_mx_dd_mul(t, q), (double)k * (double)k);
+    H = ks_mx_dd_add(H, ks_mx_dd_div_d(ks_mx_dd_make(1.0), (double)k));
+    ks_mx_dd term = ks_mx_dd_mul(t, H);
+    s = ks_mx_dd_add(s, ks_mx_dd{-term.hi, -term.lo});
+    if (__builtin_fabs(term.hi) < 0x1p-110 * __builtin_fabs(s.hi)) break;
+  }
+  ks_mx_dd j0 = ks_mx_dd_bessel_series(0, x, -1.0);
+  double lg = __nv_log(0.5 * x) + KS_MX_EULER;
+  ks_mx_dd a = ks_mx_dd_add(ks_mx_dd_mul(ks_mx_dd_make(lg), j0), s);
+  return (2.0 / KS_MX_PI) * (a.hi + a.lo);
+}
+
+// Y1 for 0 < x < 25: -2/(pi x) + (2/pi) log(x/2) J1(x)
+//   - (1/pi) sum_k (-1)^k (psi(k+1) + psi(k+2)) (x/2)^(2k+1) / (k! (k+1)!), the sum in double-double.
+KS_IN double ks_mx_y1d(double x) {
+  KS_MX_EXACT
+  if (x >= KS_MX_BIG) return ks_mx_bessel_big(1, 1, x);
+  ks_mx_dd h = ks_mx_dd_make(0.5 * x), q = ks_mx_dd_mul(h, h), t = h;
+  q = ks_mx_dd{-q.hi, -q.lo};
+  // psi(1) + psi(2) = 1 - 2 Euler; each step adds 1/k + 1/(k+1)
+  ks_mx_dd ps = ks_mx_dd_add(ks_mx_dd_make(1.0), ks_mx_dd_make(-2.0 * KS_MX_EULER));
+  ks_mx_dd s = ks_mx_dd_mul(t, ps);
+  for (int k = 1; k < 600; k++) {
+    t = ks_mx_dd_div_d(ks_mx_dd_mul(t, q), (double)k * (double)(k + 1));
+    ps = ks_mx_dd_add(ps, ks_mx_dd_add(ks_mx_dd_div_d(ks_mx_dd_make(1.0), (double)k),
+                                       ks_mx_dd_div_d(ks_mx_dd_make(1.0), (double)(k + 1))));
+    ks_mx_dd term = ks_mx_dd_mul(t, ps);
+    s = ks_mx_dd_add(s, term);
+    if (__builtin_fabs(term.hi) < 0x1p-110 * __builtin_fabs(s.hi)) break;
+  }
+  ks_mx_dd j1 = ks_mx_dd_bessel_series(1, x, -1.0);
+  double lg = __nv_log(0.5 * x);
+  // (2/pi) log(x/2) J1 - s/pi - 2/(pi x) = (1/pi) (2 log(x/2) J1 - s - 2/x)
+  ks_mx_dd a = ks_mx_dd_mul(ks_mx_dd_make(2.0 * lg), j1);
+  a = ks_mx_dd_add(a, ks_mx_dd{-s.hi, -s.lo});
+  a = ks_mx_dd_add(a, ks_mx_dd_div_d(ks_mx_dd_make(-2.0), x));
+  return (a.hi + a.lo) / KS_MX_PI;
+}
+
+KS_NV double __nv_j0(double x) {
+  KS_MX_EXACT
+  if (__builtin_isinf(x)) return 0.0;
+  if (!(x == x)) return x + x;
+  return ks_mx_j0d(x);
+}
+KS_NV double __nv_j1(double x) {
+  KS_MX_EXACT
+  if (__builtin_isinf(x)) return __builtin_copysign(0.0, x);
+  if (!(x == x)) return x + x;
+  return ks_mx_j1d(x);
+}
+KS_NV double __nv_y0(double x) {
+  KS_MX_EXACT
+  if (!(x >= 0.0)) return __builtin_nan("");
+  if (x == 0.0) return -__builtin_inf();
+  if (__builtin_isinf(x)) return 0.0;
+  return ks_mx_y0d(x);
+}
+KS_NV double __nv_y1(double x) {
+  KS_MX_EXACT
+  if (!(x >= 0.0)) return __builtin_nan("");
+  if (x == 0.0) return -__builtin_inf();
+  if (__builtin_isinf(x)) return 0.0;
+  if (x < 0x1p-1020) return -__builtin_inf(); // -2/(pi x) overflows
+  return ks_mx_y1d(x);
+}
+
+// J_n: the double-double series for x < 25 or x <= n, else forward recurrence from J0 and
+// J1 (stable while k < x).
+KS_NV double __nv_jn(int n, double x) {
+  KS_MX_EXACT
+  double sign = 1.0;
+  if (n < 0) {
+    n = -n;
+    if (n & 1) sign = -1.0;
+  }
+  if (!(x == x)) return x + x;
+  if (n == 0) return __nv_j0(x);
+  if (__builtin_isinf(x)) return 0.0;
+  if (x < 0) {
+    x = -x;
+    if (n & 1) sign = -sign;
+  }
+  if (n == 1) return sign * ks_mx_j1d(x);
+  if (x == 0.0) return sign * 0.0;
+  double r;
+  if (x < KS_MX_BIG || x <= (double)n) {
+    ks_mx_dd v = ks_mx_dd_bessel_series(n, x, -1.0);
+    r = v.hi + v.lo;
+  } else {
+    double a = ks_mx_j0d(x), b = ks_mx_j1d(x);
+    for (int k = 1; k < n; k++) {
+      double c = (2.0 * k / x) * b - a;
+      a = b;
+      b = c;
+    }
+    r = b;
+  }
+  return sign * r;
+}
+
+// Y_n: forward recurrence from Y0 and Y1 (stable for Y), in double-double so its steps
+// add no rounding of their own, until it overflows to -inf.
+KS_NV double __nv_yn(int n, double x) {
+  KS_MX_EXACT
+  double sign = 1.0;
+  if (n < 0) {
+    n = -n;
+    if (n & 1) sign = -1.0;
+  }
+  if (n == 0) return __nv_y0(x);
+  if (!(x >= 0.0)) return __builtin_nan("");
+  if (x == 0.0) return -__builtin_inf();
+  if (__builtin_isinf(x)) return 0.0;
+  ks_mx_dd a = ks_mx_dd_make(__nv_y0(x)), b = ks_mx_dd_make(__nv_y1(x));
+  for (int k = 1; k < n && b.hi > -__builtin_inf(); k++) {
+    ks_mx_dd c = ks_mx_dd_mul(ks_mx_dd_div_d(ks_mx_dd_make(2.0 * k), x), b);
+    c = ks_mx_dd_add(c, ks_mx_dd{-a.hi, -a.lo});
+    a = b;
+    b = c;
+  }
+  if (!(b.hi > -__builtin_inf())) return sign * -__builtin_inf();
+  return sign * (b.hi + b.lo);
+}
+
+// I0 and I1 in double: the double-double series below 30; above, Hankel's expansion
+// e^x / sqrt(2 pi x) sum_k (-1)^k a_k(nu) / x^k with e^x taken as e^(x/2) e^(x/2), so the
+// result stays finite up to where I_nu itself overflows (x ~ 713.98).
+KS_IN double ks_mx_in_big(int nu, double x) {
+  KS_MX_EXACT
+  double mu = 4.0 * nu * nu, z = 1.0 / (8.0 * x), a = 1.0, s = 1.0, last = 2.0;
+  for (int k = 1; k < 60; k++) {
+    a *= -(mu - (double)(2 * k - 1) * (double)(2 * k - 1)) * z / k;
+    double m = __builtin_fabs(a);
+    if (m >= last) break;
+    last = m;
+    s += a;
+    if (m < 0x1p-60) break;
+  }
+  double e = __nv_exp(0.5 * x);
+  return (e * (s / __nv_sqrt(2.0 * KS_MX_PI * x))) * e;
+}
+KS_NV double __nv_cyl_bessel_i0(double x) {
+  KS_MX_EXACT
+  double a = __builtin_fabs(x);
+  if (!(a == a)) return x + x;
+  if (a == __builtin_inf()) return a;
+  if (a < 30.0) {
+    ks_mx_dd v = ks_mx_dd_bessel_series(0, a, 1.0);
+    return v.hi + v.lo;
+  }
+  return ks_mx_in_big(0, a);
+}
+KS_NV double __nv_cyl_bessel_i1(double x) {
+  KS_MX_EXACT
+  double a = __builtin_fabs(x), r;
+  if (!(a == a)) return x + x;
+  if (a == __builtin_inf()) return x;
+  if (a < 30.0) {
+    ks_mx_dd v = ks_mx_dd_bessel_series(1, a, 1.0);
+    r = v.hi + v.lo;
+  } else {
+    r = ks_mx_in_big(1, a);
+  }
+  return x < 0 ? -r : r;
+}
+#undef KS_MX_BIG
+
+// ---- nan and nanf ----
+
+// The tag's value as C's strtoull reads an n-char-sequence with base 0 (0x... hex, 0...
+// octal, else decimal): 0 for an empty tag or any character that is not a digit of the
+// base (a sign included), all ones when the value does not fit in 64 bits.
+KS_IN unsigned long long ks_mx_nan_tag(const signed char *p) {
+  if (p == 0) return 0;
+  unsigned int base = 10;
+  if (p[0] == '0') {
+    base = 8;
+    p++;
+    if (p[0] == 'x' || p[0] == 'X') {
+      base = 16;
+      p++;
+    }
+  }
+  unsigned long long v = 0;
+  int over = 0;
+  for (; *p; p++) {
+    int c = *p;
+    unsigned int d;
+    if (c >= '0' && c <= '9') d = (unsigned int)(c - '0');
+    else if (c >= 'a' && c <= 'f') d = (unsigned int)(c - 'a' + 10);
+    else if (c >= 'A' && c <= 'F') d = (unsigned int)(c - 'A' + 10);
+    else return 0;
+    if (d >= base) return 0;
+    if (v > (~0ull - d) / base) over = 1;
+    v = v * base + d;
+  }
+  return over ? ~0ull : v;
+}
+KS_NV double __nv_nan(const signed char *tag) {
+  unsigned long long m = ks_mx_nan_tag(tag) & 0x000fffffffffffffull;
+  return __builtin_bit_cast(double, 0x7ff8000000000000ull | m);
+}
+KS_NV float __nv_nanf(const signed char *tag) {
+  unsigned int m = (unsigned int)(ks_mx_nan_tag(tag) & 0x3fffffull);
+  return __builtin_bit_cast(float, 0x7fc00000u | m);
+}
+
+// The CUDA Math API names for them (clang's math header has no nan or nanf).
+static __device__ inline __attribute__((always_inline)) double nan(const char *tag) {
+  return __nv_nan((const signed char *)tag);
+}
+static __device__ inline __attribute__((always_inline)) float nanf(const char *tag) {
+  return __nv_nanf((const signed char *)tag);
+}
+
+// isnan isinf isfinite signbit without an include, as nvcc has them (clang declares its
+// device overloads only through its own <cmath> wrapper, which the prelude does not use).
+#define KS_MX_CLASS(NAME, F, D)                                                                       \
+  static __device__ inline __attribute__((always_inline)) bool NAME(float a) { return F(a) != 0; }   \
+  static __device__ inline __attribute__((always_inline)) bool NAME(double a) { return D(a) != 0; }
+KS_MX_CLASS(isnan, __nv_isnanf, __nv_isnand)
+KS_MX_CLASS(isinf, __nv_isinff, __nv_isinfd)
+KS_MX_CLASS(isfinite, __nv_finitef, __nv_isfinited)
+KS_MX_CLASS(signbit, __nv_signbitf, __nv_signbitd)
+#undef KS_MX_CLASS
 
 #undef KS_MX_EXACT
 #undef KS_NV

@@ -149,7 +149,9 @@ __device__ inline __cuda_builtin_gridDim_t::operator uint3() const { return uint
 #include <__clang_cuda_libdevice_declares.h>
 #include "kernelscope_libdevice.h"
 #include "kernelscope_math_extra.h"
+#include "kernelscope_simd_rename.h"
 #include <__clang_cuda_device_functions.h>
+#include "kernelscope_simd.h"
 #include <__clang_cuda_math.h>
 // Address-space predicates and conversions (CUDA's sm_20_intrinsics.h), needed by
 // clang's intrinsics header on sm_90.
