@@ -261,12 +261,7 @@ func (l *launcher) runWarp(w *warp, n int) error {
 				if ns > 2 {
 					s2 = r[int(o.src[2].reg)*32:][:32]
 				}
-				for m := exec; m != 0; m &= m - 1 {
-					lane := bits.TrailingZeros32(m) & 31
-					s := [4]uint64{s0[lane], s1[lane], s2[lane]}
-					a, _ := ar.Eval(&s, &w.cc[lane])
-					dst[lane] = a & dm
-				}
+				ar.EvalRegs(exec, (*[32]uint64)(s0), (*[32]uint64)(s1), (*[32]uint64)(s2), &w.cc, (*[32]uint64)(dst), dm)
 				pc++
 				break
 			}
