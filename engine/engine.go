@@ -40,6 +40,7 @@ type Engine struct {
 
 	progressAfter time.Duration // how long a launch runs before its progress display; 0 at once, <0 never
 	progressEvery time.Duration // how often that display is refreshed
+	compiled      *toolchain.Cache // recent compilations: a cell run again is not compiled again
 }
 
 // Option changes one of an Engine's defaults.
@@ -62,7 +63,7 @@ func New(baseDir string, log *slog.Logger, opts ...Option) *Engine {
 		log = slog.New(slog.DiscardHandler)
 	}
 	e := &Engine{state: magics.NewState(), named: map[string]*report.Report{}, log: log, baseDir: baseDir,
-		progressAfter: 500 * time.Millisecond, progressEvery: 250 * time.Millisecond}
+		progressAfter: 500 * time.Millisecond, progressEvery: 250 * time.Millisecond, compiled: toolchain.NewCache(0)}
 	for _, o := range opts {
 		o(e)
 	}
@@ -117,7 +118,7 @@ func (e *Engine) Execute(ctx context.Context, req kernel.ExecuteRequest, out ker
 		Arch: spec.Arch, Compiler: spec.Compiler, Flags: spec.Flags, Launch: spec.Launch,
 		Grid: spec.Grid, Block: spec.Block, Budget: spec.Budget, Timing: spec.Timing, TimingWaves: analysis.TimingWaves(spec.TimingAll), TimedCaches: spec.TimingCaches, SASSIssues: spec.TimingSASS, Trace: spec.Trace,
 		BaseDir: e.baseDir, Name: spec.Name, Sandbox: e.state.Sandbox(),
-		Expect: spec.Expect,
+		Expect: spec.Expect, CompileCache: e.compiled,
 	}
 	if c, err := analysis.ParseChecks(strings.Join(append([]string{"off"}, spec.Checks...), ",")); err == nil {
 		areq.Checks = c

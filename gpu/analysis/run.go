@@ -59,6 +59,9 @@ type Request struct {
 	// expansion) instead of one slot. Off by default: on the golden set it makes
 	// the cycle error larger (TestTimingAgainstNsight reports both).
 	SASSIssues bool
+	// CompileCache, when set, answers a compilation done before (the same source,
+	// flags and compiler) without running the compiler (toolchain.Cache).
+	CompileCache *toolchain.Cache
 }
 
 // ProgramLaunch is the part of a launch that a host program supplies.
@@ -369,7 +372,7 @@ func compile(ctx context.Context, req Request, rep *report.Report) ([]byte, erro
 	} else {
 		rep.Source = string(req.Source)
 		src, userLines := instantiateTemplate(req)
-		res, err := toolchain.Compile(ctx, toolchain.Request{
+		res, err := req.CompileCache.Compile(ctx, toolchain.Request{
 			Source: src, File: req.SourceFile, Arch: req.Arch,
 			Compiler: req.Compiler, Flags: req.Flags, Timeout: 60 * time.Second,
 			IncludeDir: req.BaseDir, Sandbox: req.Sandbox,
