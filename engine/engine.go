@@ -38,8 +38,8 @@ type Engine struct {
 	log     *slog.Logger
 	baseDir string
 
-	progressAfter time.Duration // how long a launch runs before its progress display; 0 at once, <0 never
-	progressEvery time.Duration // how often that display is refreshed
+	progressAfter time.Duration    // how long a launch runs before its progress display; 0 at once, <0 never
+	progressEvery time.Duration    // how often that display is refreshed
 	compiled      *toolchain.Cache // recent compilations: a cell run again is not compiled again
 }
 
