@@ -1,6 +1,7 @@
 package mem
 
 import (
+	"math/bits"
 	"slices"
 
 	"github.com/kernelscope/kernelscope/gpu/arch"
@@ -371,16 +372,36 @@ func (h *Hierarchy) Access(a *Access) Outcome {
 func (h *Hierarchy) coverage(a *Access, secs []uint64) { storeCoverage(a, secs, h.cov[:len(secs)]) }
 
 // storeCoverage sets in cov[i], for each sector secs[i], the bytes the store a writes.
+// A lane's bytes span at most a few sectors: each is looked up once.
 func storeCoverage(a *Access, secs []uint64, cov []uint32) {
 	clear(cov)
 	w := laneBytes(a)
-	for lane := 0; lane < 32; lane++ {
-		if a.Mask&(1<<lane) == 0 {
-			continue
+	hint := 0
+	for m := a.Mask; m != 0; m &= m - 1 {
+		lo := a.Addr[bits.TrailingZeros32(m)]
+		hi := lo + w // exclusive
+		if hi < lo {
+			continue // wraps: no byte below the end (as a byte-by-byte walk finds)
 		}
-		for b := a.Addr[lane]; b < a.Addr[lane]+w && b >= a.Addr[lane]; b++ {
-			if i, ok := slices.BinarySearch(secs, b/SectorBytes); ok {
-				cov[i] |= 1 << (b % SectorBytes)
+		for s := lo / SectorBytes; s <= (hi-1)/SectorBytes; s++ {
+			from, to := uint64(0), uint64(SectorBytes) // the lane's bytes in sector s: [from, to)
+			if s == lo/SectorBytes {
+				from = lo % SectorBytes
+			}
+			if s == (hi-1)/SectorBytes {
+				to = (hi-1)%SectorBytes + 1
+			}
+			// Lanes in address order find their sector at or next to the last one.
+			i, ok := hint, hint < len(secs) && secs[hint] == s
+			if !ok && hint+1 < len(secs) && secs[hint+1] == s {
+				i, ok = hint+1, true
+			}
+			if !ok {
+				i, ok = slices.BinarySearch(secs, s)
+			}
+			if ok {
+				cov[i] |= uint32((uint64(1)<<to - 1) &^ (uint64(1)<<from - 1))
+				hint = i
 			}
 		}
 	}
