@@ -868,25 +868,21 @@ func (k *checker) globalAccess(w *warp, pc int32, mask uint32, addr *[32]uint64,
 }
 
 // makeShadow makes the missing sides of al's shadow that an access needs
-// (read: the read side, write: the write side) within maxGlobalShadow; past
-// it the buffer is not race-checked (a note says so) and false is returned.
+// (read: the read side, write: the write side). The buffer's first access
+// reserves both sides' bytes against maxGlobalShadow (the same buffers are
+// checked whichever sides they come to need); past it the buffer is not
+// race-checked (a note says so) and false is returned.
 func (k *checker) makeShadow(al *alloc, read, write bool) bool {
 	nw := (len(al.data) + 3) / 4
-	sz := 0
-	if read && al.shadow == nil {
-		sz += nw * int(unsafe.Sizeof(gword{}))
+	if al.shadow == nil && al.wshadow == nil {
+		sz := nw * int(unsafe.Sizeof(gword{})+unsafe.Sizeof(gwrite{}))
+		if k.gbytes+sz > maxGlobalShadow {
+			al.noShadow = true
+			k.notes = append(k.notes, fmt.Sprintf("%s (%d bytes) was not race-checked between blocks: its shadow state would pass the checker's memory limit", al.name, len(al.data)))
+			return false
+		}
+		k.gbytes += sz
 	}
-	if write && al.wshadow == nil {
-		sz += nw * int(unsafe.Sizeof(gwrite{}))
-	}
-	if k.gbytes+sz > maxGlobalShadow {
-		al.noShadow = true
-		k.gbytes -= len(al.shadow)*int(unsafe.Sizeof(gword{})) + len(al.wshadow)*int(unsafe.Sizeof(gwrite{}))
-		al.shadow, al.wshadow = nil, nil
-		k.notes = append(k.notes, fmt.Sprintf("%s (%d bytes) was not race-checked between blocks: its shadow state would pass the checker's memory limit", al.name, len(al.data)))
-		return false
-	}
-	k.gbytes += sz
 	if read && al.shadow == nil {
 		al.shadow = make([]gword, nw)
 	}
