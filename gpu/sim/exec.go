@@ -91,6 +91,7 @@ func (l *launcher) runWarp(w *warp, n int) error {
 	r := w.regs[w.regBase:]
 	var threads, predOn int64
 	tracing := w.traced && l.tr != nil && l.tr.on()
+	var imm [4][32]uint64 // immediate sources splat over the lanes (immSources); imm[3] stays 0
 	logIssues := l.cfg.Issues != nil
 	defer func() {
 		l.threads += threads
@@ -264,6 +265,14 @@ func (l *launcher) runWarp(w *warp, n int) error {
 				ar.EvalRegs(exec, (*[32]uint64)(s0), (*[32]uint64)(s1), (*[32]uint64)(s2), &w.cc, (*[32]uint64)(dst), dm)
 				pc++
 				break
+			}
+			if !two && d0 >= 0 && ns <= 3 {
+				// Registers and immediates (splat into imm), none negated.
+				if s0, s1, s2, ok := immSources(o, r, &imm); ok {
+					ar.EvalRegs(exec, s0, s1, s2, &w.cc, (*[32]uint64)(r[d0*32:d0*32+32]), o.dmask[0])
+					pc++
+					break
+				}
 			}
 			for m := exec; m != 0; m &= m - 1 {
 				lane := bits.TrailingZeros32(m)
@@ -863,4 +872,31 @@ func (l *launcher) laneError(w *warp, pc int32, lane int, kind ErrorKind, addr u
 // internal reports a simulator bug as an error.
 func (l *launcher) internal(w *warp, pc int32, msg string) *Error {
 	return l.laneError(w, pc, 0, Internal, 0, "internal simulator error", msg)
+}
+
+// immSources returns the lanes of o's sources: registers in r, immediates
+// splat into imm[0..2]; sources past o.ns read as zeros (imm[3], never
+// written), as the lane-by-lane path passes them. ok is false when a source
+// is negated: the caller then reads the sources lane by lane.
+func immSources(o *op, r []uint64, imm *[4][32]uint64) (s0, s1, s2 *[32]uint64, ok bool) {
+	var srcs [3]*[32]uint64
+	for i := range srcs {
+		srcs[i] = &imm[3]
+		if i >= int(o.ns) {
+			continue
+		}
+		v := &o.src[i]
+		switch {
+		case v.not:
+			return nil, nil, nil, false
+		case v.reg >= 0:
+			srcs[i] = (*[32]uint64)(r[int(v.reg)*32:][:32])
+		default:
+			for l := range imm[i] {
+				imm[i][l] = v.imm
+			}
+			srcs[i] = &imm[i]
+		}
+	}
+	return srcs[0], srcs[1], srcs[2], true
 }
