@@ -118,13 +118,11 @@ func (l *launcher) runWarp(w *warp, n int) error {
 		o := &ops[pc]
 		exec := active
 		if o.guard >= 0 {
-			g := r[int(o.guard)*32:]
+			g := (*[32]uint64)(r[int(o.guard)*32:][:32])
 			var pm uint32
 			for m := active; m != 0; m &= m - 1 {
-				lane := bits.TrailingZeros32(m)
-				if g[lane]&1 != 0 {
-					pm |= 1 << uint(lane)
-				}
+				lane := bits.TrailingZeros32(m) & 31
+				pm |= uint32(g[lane]&1) << lane // no branch on the lane's predicate
 			}
 			if o.gneg {
 				pm = active &^ pm
