@@ -118,7 +118,7 @@ func (e *Engine) Execute(ctx context.Context, req kernel.ExecuteRequest, out ker
 		Arch: spec.Arch, Compiler: spec.Compiler, Flags: spec.Flags, Launch: spec.Launch,
 		Grid: spec.Grid, Block: spec.Block, Budget: spec.Budget, Timing: spec.Timing, TimingWaves: analysis.TimingWaves(spec.TimingAll), TimedCaches: spec.TimingCaches, SASSIssues: spec.TimingSASS, Trace: spec.Trace,
 		BaseDir: e.baseDir, Name: spec.Name, Sandbox: e.state.Sandbox(),
-		Expect: spec.Expect, CompileCache: e.compiled,
+		Expect: spec.Expect,
 	}
 	if c, err := analysis.ParseChecks(strings.Join(append([]string{"off"}, spec.Checks...), ",")); err == nil {
 		areq.Checks = c
@@ -126,6 +126,7 @@ func (e *Engine) Execute(ctx context.Context, req kernel.ExecuteRequest, out ker
 	if areq.IsPTX {
 		areq.SourceFile = "cell.ptx"
 	}
+	areq.CompileCache = e.compiled
 	var defsNote string
 	if !areq.IsPTX && spec.Sample == "" {
 		e.mu.Lock()

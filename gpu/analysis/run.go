@@ -51,6 +51,9 @@ type Request struct {
 	// Program, when set, is a launch made by a host program (gpu/program):
 	// raw parameter bytes, device memory used in place, symbols carried over.
 	Program *ProgramLaunch
+	// CompileCache, when set, answers a compilation done before (the same source,
+	// flags and compiler) without running the compiler (toolchain.Cache).
+	CompileCache *toolchain.Cache
 	// TimedCaches (with Timing): the timing model consults the time-aware L1/L2
 	// and the atomic units of gpu/mem at issue time (docs/caches.md).
 	TimedCaches bool
@@ -59,9 +62,6 @@ type Request struct {
 	// expansion) instead of one slot. Off by default: on the golden set it makes
 	// the cycle error larger (TestTimingAgainstNsight reports both).
 	SASSIssues bool
-	// CompileCache, when set, answers a compilation done before (the same source,
-	// flags and compiler) without running the compiler (toolchain.Cache).
-	CompileCache *toolchain.Cache
 }
 
 // ProgramLaunch is the part of a launch that a host program supplies.

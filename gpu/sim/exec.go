@@ -69,6 +69,8 @@ type launcher struct {
 	par             *blockSlot // the block's slot in the parallel scheduler (parallel.go)
 	doneBlocks      int        // blocks committed (progress)
 
+	imm [4][32]uint64 // immediate sources splat over the lanes (immSources); imm[3] stays 0
+
 	async *asyncState // mbarrier progress (bulk.go); nil until an mbarrier changes
 }
 
@@ -91,7 +93,6 @@ func (l *launcher) runWarp(w *warp, n int) error {
 	r := w.regs[w.regBase:]
 	var threads, predOn int64
 	tracing := w.traced && l.tr != nil && l.tr.on()
-	var imm [4][32]uint64 // immediate sources splat over the lanes (immSources); imm[3] stays 0
 	logIssues := l.cfg.Issues != nil
 	defer func() {
 		l.threads += threads
@@ -266,7 +267,7 @@ func (l *launcher) runWarp(w *warp, n int) error {
 			}
 			if !two && d0 >= 0 && ns <= 3 {
 				// Registers and immediates (splat into imm), none negated.
-				if s0, s1, s2, ok := immSources(o, r, &imm); ok {
+				if s0, s1, s2, ok := immSources(o, r, &l.imm); ok {
 					ar.EvalRegs(exec, s0, s1, s2, &w.cc, (*[32]uint64)(r[d0*32:d0*32+32]), o.dmask[0])
 					pc++
 					break
