@@ -38,8 +38,9 @@ type Engine struct {
 	log     *slog.Logger
 	baseDir string
 
-	progressAfter time.Duration // how long a launch runs before its progress display; 0 at once, <0 never
-	progressEvery time.Duration // how often that display is refreshed
+	progressAfter time.Duration    // how long a launch runs before its progress display; 0 at once, <0 never
+	progressEvery time.Duration    // how often that display is refreshed
+	compiled      *toolchain.Cache // recent compilations: a cell run again is not compiled again
 }
 
 // Option changes one of an Engine's defaults.
@@ -62,7 +63,7 @@ func New(baseDir string, log *slog.Logger, opts ...Option) *Engine {
 		log = slog.New(slog.DiscardHandler)
 	}
 	e := &Engine{state: magics.NewState(), named: map[string]*report.Report{}, log: log, baseDir: baseDir,
-		progressAfter: 500 * time.Millisecond, progressEvery: 250 * time.Millisecond}
+		progressAfter: 500 * time.Millisecond, progressEvery: 250 * time.Millisecond, compiled: toolchain.NewCache(0)}
 	for _, o := range opts {
 		o(e)
 	}
@@ -125,6 +126,7 @@ func (e *Engine) Execute(ctx context.Context, req kernel.ExecuteRequest, out ker
 	if areq.IsPTX {
 		areq.SourceFile = "cell.ptx"
 	}
+	areq.CompileCache = e.compiled
 	var defsNote string
 	if !areq.IsPTX && spec.Sample == "" {
 		e.mu.Lock()

@@ -63,3 +63,38 @@ func BenchmarkEngineVectorAdd1M(b *testing.B) {
 	b.StopTimer()
 	b.ReportMetric((benchCPU(b)-cpu0).Seconds()/float64(b.N), "cpu-s/op")
 }
+
+// childCPU is the CPU time (user + system) of this process's waited-for
+// children so far: the compiler runs.
+func childCPU(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru); err != nil {
+		b.Fatalf("getrusage: %v", err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkEngineVectorAdd1MCold is BenchmarkEngineVectorAdd1M with a new
+// engine per run, so every run compiles (a cell's first execution: the
+// engine's compile cache is empty); cpu-s/op counts the compiler's CPU too.
+func BenchmarkEngineVectorAdd1MCold(b *testing.B) {
+	if !haveClangBench() {
+		b.Skip("no clang on PATH")
+	}
+	dir := b.TempDir()
+	cpu0, child0 := benchCPU(b), childCPU(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		e := New(dir, nil, WithProgress(-1, 0))
+		r := &recorder{}
+		if err := e.Execute(context.Background(), kernel.ExecuteRequest{Code: vectorAdd1M, StoreHistory: true}, r); err != nil {
+			b.Fatal(err)
+		}
+		if len(r.displays) != 1 {
+			b.Fatalf("expected one display, got %d", len(r.displays))
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric((benchCPU(b)-cpu0+childCPU(b)-child0).Seconds()/float64(b.N), "cpu-s/op")
+}

@@ -86,3 +86,18 @@ func BenchmarkAnalysisReduce1MTiming(b *testing.B) {
 	benchAnalysis(b, "reduce", "reduce_sequential(rand(1048576), zeros(4096), 1048576)",
 		[3]int{4096, 1, 1}, [3]int{256, 1, 1}, true)
 }
+
+// BenchmarkAnalysisSmallMatmul64Timing is the full analysis with timing of
+// matmul_tiled at N=64 (16 blocks): the size scripts/bench_numba.sh compares
+// with numba's simulator, where the per-launch costs show.
+func BenchmarkAnalysisSmallMatmul64Timing(b *testing.B) {
+	benchAnalysis(b, "matmul_tiled", "matmul_tiled(rand(4096), rand(4096), zeros(4096), 64)",
+		[3]int{4, 4, 1}, [3]int{16, 16, 1}, true)
+}
+
+// BenchmarkAnalysisSmallVectorAdd16KTiming is the full analysis with timing of
+// vector_add over 16384 elements (bench_numba.sh's size).
+func BenchmarkAnalysisSmallVectorAdd16KTiming(b *testing.B) {
+	benchAnalysis(b, "vector_add", "vector_add(rand(16384), rand(16384), zeros(16384), 16384)",
+		[3]int{64, 1, 1}, [3]int{256, 1, 1}, true)
+}

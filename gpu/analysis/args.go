@@ -8,6 +8,7 @@ import (
 	"hash/fnv"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/kernelscope/kernelscope/gpu/ptx"
 )
@@ -393,11 +394,16 @@ func summarise(name, elem string, before, after []byte) report.Output {
 	for i := 0; i < n && i < 16; i++ {
 		out.First = append(out.First, launch.FormatElem(after[i*size:], elem))
 	}
-	h := fnv.New64a()
-	h.Write(after)
-	out.Checksum = fmt.Sprintf("%016x", h.Sum64())
+	// Three passes over the bytes, side by side (each writes its own field).
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		h := fnv.New64a()
+		h.Write(after)
+		out.Checksum = fmt.Sprintf("%016x", h.Sum64())
+	})
+	wg.Go(func() { out.Changed = changedElems(before, after, size, n) })
 	// From the raw bytes (summary.go): no per-element strings.
 	out.Sum = sumElems(after[:n*size], elem)
-	out.Changed = changedElems(before, after, size, n)
+	wg.Wait()
 	return out
 }

@@ -51,6 +51,9 @@ type Request struct {
 	// Program, when set, is a launch made by a host program (gpu/program):
 	// raw parameter bytes, device memory used in place, symbols carried over.
 	Program *ProgramLaunch
+	// CompileCache, when set, answers a compilation done before (the same source,
+	// flags and compiler) without running the compiler (toolchain.Cache).
+	CompileCache *toolchain.Cache
 	// TimedCaches (with Timing): the timing model consults the time-aware L1/L2
 	// and the atomic units of gpu/mem at issue time (docs/caches.md).
 	TimedCaches bool
@@ -369,7 +372,7 @@ func compile(ctx context.Context, req Request, rep *report.Report) ([]byte, erro
 	} else {
 		rep.Source = string(req.Source)
 		src, userLines := instantiateTemplate(req)
-		res, err := toolchain.Compile(ctx, toolchain.Request{
+		res, err := req.CompileCache.Compile(ctx, toolchain.Request{
 			Source: src, File: req.SourceFile, Arch: req.Arch,
 			Compiler: req.Compiler, Flags: req.Flags, Timeout: 60 * time.Second,
 			IncludeDir: req.BaseDir, Sandbox: req.Sandbox,

@@ -7,6 +7,7 @@ import (
 	"github.com/kernelscope/kernelscope/gpu/report"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/kernelscope/kernelscope/gpu/arch"
@@ -336,6 +337,10 @@ func fillFromResult(rep *report.Report, mod *ptx.Module, k *ptx.Func, res *sim.R
 	rep.Stats.ThreadInstructions = res.Stats.ThreadInstructions
 	rep.Stats.Branches = res.Stats.Branches
 	rep.Stats.DivergentBranches = res.Stats.DivergentBranches
+	// Each buffer's summary (checksum, sum, changed elements: a pass over its
+	// bytes) is computed on its own goroutine; the outputs keep argument order.
+	outs := make([]*report.Output, len(args))
+	var wg sync.WaitGroup
 	for i, a := range args {
 		if a.buffer == nil || i >= len(res.Buffers) || res.Buffers[i] == nil {
 			continue
@@ -343,7 +348,16 @@ func fillFromResult(rep *report.Report, mod *ptx.Module, k *ptx.Func, res *sim.R
 		if i < len(res.Addresses) {
 			rep.Args[i].Address = res.Addresses[i]
 		}
-		rep.Outputs = append(rep.Outputs, summarise(a.info.Name, a.info.Type, a.buffer, res.Buffers[i]))
+		wg.Go(func() {
+			o := summarise(a.info.Name, a.info.Type, a.buffer, res.Buffers[i])
+			outs[i] = &o
+		})
+	}
+	wg.Wait()
+	for _, o := range outs {
+		if o != nil {
+			rep.Outputs = append(rep.Outputs, *o)
+		}
 	}
 	// Per-line counters.
 	byLine := map[int]*report.LineStat{}

@@ -72,9 +72,7 @@ func sumElems(b []byte, elem string) float64 {
 			sum += elemDecimal(b[i:i+2], elem, float64(math.Float32frombits(uint32(binary.LittleEndian.Uint16(b[i:]))<<16)), 4)
 		}
 	case "f32":
-		for i := 0; i+4 <= len(b); i += 4 {
-			sum += elemDecimal(b[i:i+4], elem, float64(math.Float32frombits(binary.LittleEndian.Uint32(b[i:]))), 7)
-		}
+		return sumF32(b)
 	case "f64":
 		for i := 0; i+8 <= len(b); i += 8 {
 			sum += elemDecimal(b[i:i+8], elem, math.Float64frombits(binary.LittleEndian.Uint64(b[i:])), 10)
@@ -84,6 +82,37 @@ func sumElems(b []byte, elem string) float64 {
 		for i := 0; size > 0 && i+size <= len(b); i += size {
 			sum += launch.ElemValue(b[i:i+size], elem)
 		}
+	}
+	return sum
+}
+
+// sumF32 is sumElems of f32 elements: roundDecimalShort(x, 7) inlined into
+// the loop (every f32 has at most 24 significant bits), elemDecimal where it
+// does not apply (zero, Inf, NaN, magnitudes it does not reach).
+func sumF32(b []byte) float64 {
+	sum := 0.0
+	lo, hi := pow10f[6], pow10f[7]
+	for i := 0; i+4 <= len(b); i += 4 {
+		x := float64(math.Float32frombits(binary.LittleEndian.Uint32(b[i:])))
+		ax := math.Abs(x)
+		ab := math.Float64bits(ax)
+		if k := 6 - ((int(ab>>52)-1023)*78913)>>18; ax != 0 && ab>>52 != 0x7ff && k >= 0 && k <= 12 {
+			p := pow10f[k]
+			y := ax * p
+			if y >= hi && k > 0 {
+				p = pow10f[k-1]
+				y = ax * p
+			}
+			if y >= lo && y < hi {
+				v := math.RoundToEven(y) / p
+				if x < 0 {
+					v = -v
+				}
+				sum += v
+				continue
+			}
+		}
+		sum += elemDecimal(b[i:i+4], "f32", x, 7)
 	}
 	return sum
 }

@@ -1,6 +1,7 @@
 package mem
 
 import (
+	"math/bits"
 	"slices"
 
 	"github.com/kernelscope/kernelscope/gpu/arch"
@@ -19,9 +20,25 @@ type cache struct {
 	dirty      []uint8  // sector bits
 	stamp      []uint64 // last use; lower is older
 	clock      uint64
-	// ready, when non-nil, holds per way and sector the L2 lookup count at
-	// which a fill from DRAM completes (the sector is in flight until then).
-	ready []uint64
+	// ready, when readyOn, holds per way and sector the L2 lookup count at
+	// which a fill from DRAM completes (the sector is in flight until then),
+	// in chunks of readyChunk ways made on the first stamp after 0 (a chunk
+	// not made holds zeros): a launch pays for the part of the L2 it fetches into.
+	readyOn bool
+	ready   [][]uint64
+}
+
+// readyChunk is how many ways one chunk of a cache's ready stamps covers.
+const readyChunk = 4096
+
+// readyOf is the ready stamps of way w's sectors, nil when none was set.
+func (c *cache) readyOf(w int) []uint64 {
+	ch := c.ready[w/readyChunk]
+	if ch == nil {
+		return nil
+	}
+	i := (w % readyChunk) * sectorsPerLine
+	return ch[i : i+sectorsPerLine]
 }
 
 // newCache sizes a cache of bytes with ways-way sets; nil when bytes < one line.
@@ -93,8 +110,8 @@ func (c *cache) fill(line uint64, mask uint8, write, evictFirst bool) (evictedDi
 			evictedDirty = popcount(c.dirty[w])
 		}
 		c.tags[w], c.valid[w], c.dirty[w] = line+1, 0, 0
-		if c.ready != nil {
-			clear(c.ready[w*sectorsPerLine : (w+1)*sectorsPerLine])
+		if c.readyOn {
+			clear(c.readyOf(w))
 		}
 	}
 	c.valid[w] |= mask
@@ -134,15 +151,19 @@ func (c *cache) invalidate(line uint64, mask uint8) int {
 // pending reports which of the sectors in mask of line are valid but still
 // in flight at lookup count now (always 0 without ready stamps).
 func (c *cache) pending(line uint64, mask uint8, now uint64) (p uint8) {
-	if c.ready == nil {
+	if !c.readyOn {
 		return 0
 	}
 	w, _ := c.find(line)
 	if w < 0 {
 		return 0
 	}
+	r := c.readyOf(w)
+	if r == nil {
+		return 0
+	}
 	for s := 0; s < sectorsPerLine; s++ {
-		if mask&(1<<s) != 0 && c.ready[w*sectorsPerLine+s] > now {
+		if mask&(1<<s) != 0 && r[s] > now {
 			p |= 1 << s
 		}
 	}
@@ -151,16 +172,24 @@ func (c *cache) pending(line uint64, mask uint8, now uint64) (p uint8) {
 
 // setReady stamps the sectors in mask of a present line as arriving at t.
 func (c *cache) setReady(line uint64, mask uint8, t uint64) {
-	if c.ready == nil {
+	if !c.readyOn {
 		return
 	}
 	w, _ := c.find(line)
 	if w < 0 {
 		return
 	}
+	r := c.readyOf(w)
+	if r == nil {
+		if t == 0 {
+			return // zeros already
+		}
+		c.ready[w/readyChunk] = make([]uint64, readyChunk*sectorsPerLine)
+		r = c.readyOf(w)
+	}
 	for s := 0; s < sectorsPerLine; s++ {
 		if mask&(1<<s) != 0 {
-			c.ready[w*sectorsPerLine+s] = t
+			r[s] = t
 		}
 	}
 }
@@ -312,7 +341,8 @@ func NewHierarchy(spec *arch.Spec, numSMs int, opts Options) *Hierarchy {
 		h.inFlight = uint64(opts.L2InFlight)
 	}
 	if h.l2 != nil && h.inFlight > 0 {
-		h.l2.ready = make([]uint64, len(h.l2.tags)*sectorsPerLine)
+		h.l2.readyOn = true
+		h.l2.ready = make([][]uint64, (len(h.l2.tags)+readyChunk-1)/readyChunk)
 	}
 	return h
 }
@@ -371,16 +401,36 @@ func (h *Hierarchy) Access(a *Access) Outcome {
 func (h *Hierarchy) coverage(a *Access, secs []uint64) { storeCoverage(a, secs, h.cov[:len(secs)]) }
 
 // storeCoverage sets in cov[i], for each sector secs[i], the bytes the store a writes.
+// A lane's bytes span at most a few sectors: each is looked up once.
 func storeCoverage(a *Access, secs []uint64, cov []uint32) {
 	clear(cov)
 	w := laneBytes(a)
-	for lane := 0; lane < 32; lane++ {
-		if a.Mask&(1<<lane) == 0 {
-			continue
+	hint := 0
+	for m := a.Mask; m != 0; m &= m - 1 {
+		lo := a.Addr[bits.TrailingZeros32(m)]
+		hi := lo + w // exclusive
+		if hi < lo {
+			continue // wraps: no byte below the end (as a byte-by-byte walk finds)
 		}
-		for b := a.Addr[lane]; b < a.Addr[lane]+w && b >= a.Addr[lane]; b++ {
-			if i, ok := slices.BinarySearch(secs, b/SectorBytes); ok {
-				cov[i] |= 1 << (b % SectorBytes)
+		for s := lo / SectorBytes; s <= (hi-1)/SectorBytes; s++ {
+			from, to := uint64(0), uint64(SectorBytes) // the lane's bytes in sector s: [from, to)
+			if s == lo/SectorBytes {
+				from = lo % SectorBytes
+			}
+			if s == (hi-1)/SectorBytes {
+				to = (hi-1)%SectorBytes + 1
+			}
+			// Lanes in address order find their sector at or next to the last one.
+			i, ok := hint, hint < len(secs) && secs[hint] == s
+			if !ok && hint+1 < len(secs) && secs[hint+1] == s {
+				i, ok = hint+1, true
+			}
+			if !ok {
+				i, ok = slices.BinarySearch(secs, s)
+			}
+			if ok {
+				cov[i] |= uint32((uint64(1)<<to - 1) &^ (uint64(1)<<from - 1))
+				hint = i
 			}
 		}
 	}

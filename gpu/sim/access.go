@@ -159,7 +159,33 @@ func (l *launcher) access(w *warp, o *op, pc int32, mask uint32, r []uint64, add
 		am := un - 1 // n is a power of two (1..16)
 		sh := w.blk.shared
 		vec, signed := int(o.vec), o.signed
-		for m := mask; m != 0; m &= m - 1 {
+		m := mask
+		if d := int(o.dst[0]); vec == 1 && size == 4 && !signed && d >= 0 {
+			// One 32-bit word per lane from one buffer: lanes in bounds go
+			// straight to the register; the first that is not (or lies in
+			// another allocation) and those after it take the general path.
+			var buf []byte
+			var base uint64
+			switch {
+			case sp == spShared:
+				buf = sh
+			case sp == spGlobal && h != nil:
+				buf, base = h.data, h.base
+			}
+			if lim := uint64(len(buf)); lim >= 4 {
+				dst, dm := (*[32]uint64)(r[d*32:d*32+32]), o.dmask[0]
+				for ; m != 0; m &= m - 1 {
+					lane := bits.TrailingZeros32(m) & 31
+					x := addr[lane]
+					a := x - base
+					if x&3 != 0 || a > lim-4 {
+						break
+					}
+					dst[lane] = uint64(binary.LittleEndian.Uint32(buf[a:a+4])) & dm
+				}
+			}
+		}
+		for ; m != 0; m &= m - 1 {
 			lane := bits.TrailingZeros32(m)
 			a := addr[lane]
 			var b []byte

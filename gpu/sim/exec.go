@@ -69,6 +69,8 @@ type launcher struct {
 	par             *blockSlot // the block's slot in the parallel scheduler (parallel.go)
 	doneBlocks      int        // blocks committed (progress)
 
+	imm [4][32]uint64 // immediate sources splat over the lanes (immSources); imm[3] stays 0
+
 	async *asyncState // mbarrier progress (bulk.go); nil until an mbarrier changes
 }
 
@@ -117,13 +119,11 @@ func (l *launcher) runWarp(w *warp, n int) error {
 		o := &ops[pc]
 		exec := active
 		if o.guard >= 0 {
-			g := r[int(o.guard)*32:]
+			g := (*[32]uint64)(r[int(o.guard)*32:][:32])
 			var pm uint32
 			for m := active; m != 0; m &= m - 1 {
-				lane := bits.TrailingZeros32(m)
-				if g[lane]&1 != 0 {
-					pm |= 1 << uint(lane)
-				}
+				lane := bits.TrailingZeros32(m) & 31
+				pm |= uint32(g[lane]&1) << lane // no branch on the lane's predicate
 			}
 			if o.gneg {
 				pm = active &^ pm
@@ -261,14 +261,17 @@ func (l *launcher) runWarp(w *warp, n int) error {
 				if ns > 2 {
 					s2 = r[int(o.src[2].reg)*32:][:32]
 				}
-				for m := exec; m != 0; m &= m - 1 {
-					lane := bits.TrailingZeros32(m) & 31
-					s := [4]uint64{s0[lane], s1[lane], s2[lane]}
-					a, _ := ar.Eval(&s, &w.cc[lane])
-					dst[lane] = a & dm
-				}
+				ar.EvalRegs(exec, (*[32]uint64)(s0), (*[32]uint64)(s1), (*[32]uint64)(s2), &w.cc, (*[32]uint64)(dst), dm)
 				pc++
 				break
+			}
+			if !two && d0 >= 0 && ns <= 3 {
+				// Registers and immediates (splat into imm), none negated.
+				if s0, s1, s2, ok := immSources(o, r, &l.imm); ok {
+					ar.EvalRegs(exec, s0, s1, s2, &w.cc, (*[32]uint64)(r[d0*32:d0*32+32]), o.dmask[0])
+					pc++
+					break
+				}
 			}
 			for m := exec; m != 0; m &= m - 1 {
 				lane := bits.TrailingZeros32(m)
@@ -868,4 +871,31 @@ func (l *launcher) laneError(w *warp, pc int32, lane int, kind ErrorKind, addr u
 // internal reports a simulator bug as an error.
 func (l *launcher) internal(w *warp, pc int32, msg string) *Error {
 	return l.laneError(w, pc, 0, Internal, 0, "internal simulator error", msg)
+}
+
+// immSources returns the lanes of o's sources: registers in r, immediates
+// splat into imm[0..2]; sources past o.ns read as zeros (imm[3], never
+// written), as the lane-by-lane path passes them. ok is false when a source
+// is negated: the caller then reads the sources lane by lane.
+func immSources(o *op, r []uint64, imm *[4][32]uint64) (s0, s1, s2 *[32]uint64, ok bool) {
+	var srcs [3]*[32]uint64
+	for i := range srcs {
+		srcs[i] = &imm[3]
+		if i >= int(o.ns) {
+			continue
+		}
+		v := &o.src[i]
+		switch {
+		case v.not:
+			return nil, nil, nil, false
+		case v.reg >= 0:
+			srcs[i] = (*[32]uint64)(r[int(v.reg)*32:][:32])
+		default:
+			for l := range imm[i] {
+				imm[i][l] = v.imm
+			}
+			srcs[i] = &imm[i]
+		}
+	}
+	return srcs[0], srcs[1], srcs[2], true
 }

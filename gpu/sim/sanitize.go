@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/kernelscope/kernelscope/gpu/mem"
 	"github.com/kernelscope/kernelscope/gpu/ptx"
@@ -810,21 +811,19 @@ func (k *checker) globalAccess(w *warp, pc int32, mask uint32, addr *[32]uint64,
 		if !k.global {
 			continue
 		}
-		if al.shadow == nil {
-			if al.noShadow {
+		if al.noShadow {
+			continue
+		}
+		// The two sides of the shadow are made on first use: the read side
+		// when a block first reads the buffer, the write side on its first
+		// write (a side never made has recorded nothing).
+		if (read && al.shadow == nil) || (write && al.wshadow == nil) {
+			if !k.makeShadow(al, read, write) {
 				continue
 			}
-			nw := (len(al.data) + 3) / 4
-			sz := nw * (24 + 16)
-			if k.gbytes+sz > maxGlobalShadow {
-				al.noShadow = true
-				k.notes = append(k.notes, fmt.Sprintf("%s (%d bytes) was not race-checked between blocks: its shadow state would pass the checker's memory limit", al.name, len(al.data)))
-				continue
-			}
-			k.gbytes += sz
-			al.shadow, al.wshadow = make([]gword, nw), make([]gwrite, nw)
 		}
 		t := uint16(w.id*32 + lane)
+		nw := uint64((len(al.data) + 3) / 4)
 		for left, x := n, off; left > 0; {
 			wi, bm := uint64(0), uint8(0xf)
 			if left == 4 && x&3 == 0 {
@@ -835,24 +834,35 @@ func (k *checker) globalAccess(w *warp, pc int32, mask uint32, addr *[32]uint64,
 				left -= step
 				x += uint64(step)
 			}
-			if int(wi) >= len(al.shadow) {
+			if wi >= nw {
 				break
 			}
-			e, g := &al.shadow[wi], &al.wshadow[wi]
-			if read && g.w.blk != 0 && g.w.blk != b1 && g.w.m&bm != 0 && !(atomic && g.w.f&fAtomic != 0) {
-				k.race(w, pc, lane, "global", al.base+wi*4, n, accessWord(write, atomic), g.w.pc, int(g.w.thr), accessWord(true, g.w.f&fAtomic != 0), int(g.w.blk-1))
+			var e *gword
+			if al.shadow != nil {
+				e = &al.shadow[wi]
+			}
+			if read && al.wshadow != nil {
+				if g := &al.wshadow[wi]; g.w.blk != 0 && g.w.blk != b1 && g.w.m&bm != 0 && !(atomic && g.w.f&fAtomic != 0) {
+					k.race(w, pc, lane, "global", al.base+wi*4, n, accessWord(write, atomic), g.w.pc, int(g.w.thr), accessWord(true, g.w.f&fAtomic != 0), int(g.w.blk-1))
+				}
 			}
 			if write {
+				g := &al.wshadow[wi]
 				if g.w.blk != 0 && g.w.blk != b1 && g.w.m&bm != 0 && !(atomic && g.w.f&fAtomic != 0) &&
 					(atomic || g.w.f&fAtomic != 0 || differs(g.val, k.wordNow(al, wi, lane, off), bm&g.w.m)) {
 					k.race(w, pc, lane, "global", al.base+wi*4, n, accessWord(true, atomic), g.w.pc, int(g.w.thr), accessWord(true, g.w.f&fAtomic != 0), int(g.w.blk-1))
 				}
-				if e.r.blk != 0 && e.r.blk != b1 && e.r.m&bm != 0 && !(atomic && e.r.f&fAtomic != 0) {
-					k.race(w, pc, lane, "global", al.base+wi*4, n, accessWord(true, atomic), e.r.pc, int(e.r.thr), accessWord(false, e.r.f&fAtomic != 0), int(e.r.blk-1))
-				} else if e.r2.blk != 0 && e.r2.blk != b1 && e.r2.m&bm != 0 && !(atomic && e.r2.f&fAtomic != 0) {
-					k.race(w, pc, lane, "global", al.base+wi*4, n, accessWord(true, atomic), e.r2.pc, int(e.r2.thr), accessWord(false, e.r2.f&fAtomic != 0), int(e.r2.blk-1))
+				if e != nil {
+					if e.r.blk != 0 && e.r.blk != b1 && e.r.m&bm != 0 && !(atomic && e.r.f&fAtomic != 0) {
+						k.race(w, pc, lane, "global", al.base+wi*4, n, accessWord(true, atomic), e.r.pc, int(e.r.thr), accessWord(false, e.r.f&fAtomic != 0), int(e.r.blk-1))
+					} else if e.r2.blk != 0 && e.r2.blk != b1 && e.r2.m&bm != 0 && !(atomic && e.r2.f&fAtomic != 0) {
+						k.race(w, pc, lane, "global", al.base+wi*4, n, accessWord(true, atomic), e.r2.pc, int(e.r2.thr), accessWord(false, e.r2.f&fAtomic != 0), int(e.r2.blk-1))
+					}
 				}
 				g.w, g.val = grec{blk: b1, pc: pc, thr: t, m: bm, f: fl}, k.wordNow(al, wi, lane, off)
+			}
+			if !read {
+				continue
 			}
 			if read && e.r.blk == b1 && e.r.f == fl {
 				e.r.m |= bm
@@ -868,6 +878,31 @@ func (k *checker) globalAccess(w *warp, pc int32, mask uint32, addr *[32]uint64,
 			}
 		}
 	}
+}
+
+// makeShadow makes the missing sides of al's shadow that an access needs
+// (read: the read side, write: the write side). The buffer's first access
+// reserves both sides' bytes against maxGlobalShadow (the same buffers are
+// checked whichever sides they come to need); past it the buffer is not
+// race-checked (a note says so) and false is returned.
+func (k *checker) makeShadow(al *alloc, read, write bool) bool {
+	nw := (len(al.data) + 3) / 4
+	if al.shadow == nil && al.wshadow == nil {
+		sz := nw * int(unsafe.Sizeof(gword{})+unsafe.Sizeof(gwrite{}))
+		if k.gbytes+sz > maxGlobalShadow {
+			al.noShadow = true
+			k.notes = append(k.notes, fmt.Sprintf("%s (%d bytes) was not race-checked between blocks: its shadow state would pass the checker's memory limit", al.name, len(al.data)))
+			return false
+		}
+		k.gbytes += sz
+	}
+	if read && al.shadow == nil {
+		al.shadow = make([]gword, nw)
+	}
+	if write && al.wshadow == nil {
+		al.wshadow = make([]gwrite, nw)
+	}
+	return true
 }
 
 // arrive checks a warp's arrival at a block barrier.
