@@ -51,8 +51,9 @@ type lowerer struct {
 	gen  int // 75, 80, 86, 89, 90
 	l    *Lowering
 	seen map[string]bool // special registers and params already materialised
-	// openUntil is the start of the reconvergence point of the open convergence region
-	openUntil int
+	// openUntil is the start of the reconvergence point of the open convergence region,
+	// openFrom the branch that opened it
+	openUntil, openFrom int
 }
 
 // emit sets instruction pc to the given SASS opcodes.
@@ -131,6 +132,8 @@ func (lw *lowerer) unrollCounted() {
 			case b.Op == "bra" && len(b.Args) > 0:
 				if tt, found := df.label[b.Args[0].Name]; found && tt <= t+k {
 					ok = false // not innermost
+				} else if found && b.Guard != "" && tt <= j {
+					ok = false // a conditional region in the body (scan_v1's guarded loads; iso3_loop_guard_ld)
 				}
 			case b.Op == "bar" || b.Op == "barrier" || b.Op == "call":
 				ok = false
@@ -143,8 +146,8 @@ func (lw *lowerer) unrollCounted() {
 		}
 		// the exit test: setp on a counter stepped by an immediate inside the loop
 		sp := df.def(in.Guard)
-		if sp < t || sp >= j || fn.Insts[sp].Op != "setp" {
-			continue
+		if sp < t || sp >= j || fn.Insts[sp].Op != "setp" || is64(typ(fn.Insts[sp])) {
+			continue // a 64-bit counter stays as nvcc unrolled it (row_sums; iso3_loop_u64)
 		}
 		counted, remainder := false, false
 		var step []int
@@ -210,8 +213,12 @@ func (lw *lowerer) ifConvert() {
 	for _, lb := range fn.Labels {
 		labelAt[lb.Index] = true
 	}
-	clean := func(a, b int) bool { // [a, b): no labels inside, no control flow, no barriers
+	clean := func(a, b int, loads bool) bool { // [a, b): no labels inside, no control flow, no barriers
+		gload, gstore := false, false
 		for i := a; i < b; i++ {
+			if in := fn.Insts[i]; in.Op == "st" && !has(in, "shared") && !has(in, "local") {
+				gstore = true
+			}
 			if i > a && labelAt[i] {
 				return false
 			}
@@ -219,15 +226,20 @@ func (lw *lowerer) ifConvert() {
 			case "bra", "brx", "ret", "exit", "bar", "barrier", "call", "atom", "red", "trap", "shfl", "vote", "membar", "fence":
 				return false
 			case "ld", "ldu":
-				// a region that loads from global memory keeps its branch (BSSY/BRA/BSYNC);
-				// shared loads and stores are predicated (iso2_guarded_load, iso2_reduce_gmem
-				// against iso2_reduce_smem)
-				if in := fn.Insts[i]; !has(in, "shared") && !has(in, "param") && !has(in, "const") {
-					return false
+				// global loads are predicated in a one-armed region (reduce's guarded first
+				// load, scan_v1's loop; iso3_guard_ld, iso3_loop_guard_ld) but the branch is
+				// kept (BSSY/BRA/BSYNC) in an if/else arm (iso2_guarded_load) and where the
+				// region also stores to global memory (iso2_reduce_gmem, iso3_loop_if_gmem);
+				// shared loads and stores are predicated (iso2_reduce_smem)
+				if in := fn.Insts[i]; !has(in, "shared") && !has(in, "param") && !has(in, "const") && !has(in, "local") {
+					if !loads {
+						return false
+					}
+					gload = true
 				}
 			}
 		}
-		return true
+		return !(gload && gstore)
 	}
 	cost := func(a, b int) float64 {
 		c := 0.0
@@ -248,7 +260,7 @@ func (lw *lowerer) ifConvert() {
 		end := -1
 		if last := fn.Insts[tgt-1]; last.Op == "bra" && last.Guard == "" && len(last.Args) > 0 {
 			// if/else: the then-arm ends with a jump over the else-arm
-			if e, ok := lw.df.label[last.Args[0].Name]; ok && e > tgt && clean(lo, tgt-1) && clean(tgt, e) {
+			if e, ok := lw.df.label[last.Args[0].Name]; ok && e > tgt && clean(lo, tgt-1, false) && clean(tgt, e, false) {
 				end = e
 			}
 		}
@@ -257,7 +269,7 @@ func (lw *lowerer) ifConvert() {
 		case end > 0:
 			c = cost(lo, tgt-1) + cost(tgt, end)
 			hi = end
-		case clean(lo, hi):
+		case clean(lo, hi, true):
 			c = cost(lo, hi)
 		default:
 			continue
@@ -276,6 +288,40 @@ func (lw *lowerer) ifConvert() {
 		l.Insts[pc].Issue, l.Insts[pc].Pipes = c, pipes
 		l.Insts[pc].Why = fmt.Sprintf("if-converted: the %d instructions up to PTX instruction %d are predicated, no branch", int(c), hi)
 	}
+}
+
+// setpOperands reports whether both operands of the predicate and/or at pc are compares
+// (setp) used by nothing else.
+func (lw *lowerer) setpOperands(pc int) bool {
+	in := lw.fn.Insts[pc]
+	if len(in.Args) != 3 {
+		return false
+	}
+	for k := 1; k <= 2; k++ {
+		d := lw.df.srcDef(in, k)
+		if d < 0 || lw.fn.Insts[d].Op != "setp" || len(lw.df.users(d)) != 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// maskTest reports whether pc is setp.eq/ne of an and-with-immediate against 0 whose only
+// user is this compare: ptxas writes the predicate with the LOP3 itself.
+func (lw *lowerer) maskTest(pc int) bool {
+	in := lw.fn.Insts[pc]
+	if in.Op != "setp" || len(in.Args) != 3 || (!has(in, "eq") && !has(in, "ne")) || is64(typ(in)) || strings.HasPrefix(typ(in), "f") {
+		return false
+	}
+	if a := in.Args[2]; a.Kind != ptx.OpImm || a.Imm != 0 {
+		return false
+	}
+	d := lw.df.srcDef(in, 1)
+	if d < 0 {
+		return false
+	}
+	u := lw.fn.Insts[d]
+	return u.Op == "and" && !is64(typ(u)) && len(u.Args) > 2 && u.Args[2].Kind == ptx.OpImm && len(lw.df.users(d)) == 1
 }
 
 // usedOnlyBy reports whether every user of pc's result satisfies ok (false when unused).
@@ -440,7 +486,12 @@ func (lw *lowerer) inst(pc int, in *ptx.Inst) {
 			lw.emit(pc, "SHF.R", "SHF")
 		}
 	case "and", "or", "xor", "not", "cnot", "lop3":
-		if t == "pred" {
+		if t == "pred" && (in.Op == "and" || in.Op == "or") && lw.setpOperands(pc) {
+			// ISETP takes a predicate to combine with (ISETP.GE.OR P0, ..., P1) and BRA a
+			// second predicate: the and/or of two compares costs nothing (tt_copyCol's bounds
+			// test, collatz's loop test; iso3_bounds2d, iso3_while2)
+			lw.emit(pc, "and/or of two compares: folded into the second ISETP's predicate combine")
+		} else if t == "pred" {
 			lw.emit(pc, "PLOP3", "PLOP3")
 		} else if wide && in.Op == "and" && len(in.Args) > 2 && in.Args[2].Kind == ptx.OpImm && in.Args[2].Imm >= 0 && in.Args[2].Imm < 1<<32 {
 			lw.emit(pc, "64-bit and with a 32-bit mask: LOP3 on the low half, the high half is RZ", "LOP3")
@@ -479,6 +530,8 @@ func (lw *lowerer) inst(pc int, in *ptx.Inst) {
 		}
 	case "setp", "set":
 		switch {
+		case lw.maskTest(pc):
+			lw.emit(pc, "test of an and with a mask against 0: the LOP3 writes the predicate (LOP3.LUT P0)")
 		case f && wide:
 			lw.emit(pc, "DSETP", "DSETP")
 		case f:
@@ -603,19 +656,47 @@ func (lw *lowerer) branch(pc int, in *ptx.Inst) {
 		lw.emit(pc, "loop exit: BRA (the convergence barrier is outside the loop)", "BRA.U")
 		return
 	}
-	if pc < lw.openUntil {
+	if lw.df.uniform[in.Guard] {
+		// the same outcome in every lane: no convergence barrier (reduce_sequential's loop
+		// guard on blockDim; iso3_uniform_branch, iso3_loop_if_gmem, iso3_uniform_and_tid)
+		lw.emit(pc, "warp-uniform branch: BRA, no convergence barrier", "BRA.U")
+		return
+	}
+	if pc < lw.openUntil && !lw.loopInside(lw.openFrom, pc) {
 		lw.emit(pc, "branch inside an open convergence region: BRA to its BSYNC", "BRA.U")
 		return
 	}
 	// a forward conditional branch that can diverge: ptxas opens a convergence barrier
 	// (BSSY) before it and closes it (BSYNC) where the paths meet (iso_branch, branchy)
-	lw.openUntil = tgt
+	if pc >= lw.openUntil {
+		// a region nested in a loop of an open region has its own barrier, issued per trip
+		// (iso3_loop_if_gmem); the outer region stays open
+		lw.openFrom, lw.openUntil = pc, tgt
+	} else {
+		lw.emit(pc, "BSSY + BRA, BSYNC at the reconvergence point (a region in a loop: per trip)", "BSSY", "BRA", "BSYNC")
+		return
+	}
 	if df := lw.df; df.cfg != nil {
 		if b := df.block(pc); b >= 0 && df.cfg.IPDom[b] >= 0 {
 			lw.openUntil = max(tgt, df.cfg.Blocks[df.cfg.IPDom[b]].Start)
 		}
 	}
 	lw.emit(pc, "BSSY + BRA, BSYNC at the reconvergence point", "BSSY", "BRA", "BSYNC")
+}
+
+// loopInside reports whether pc lies in a loop whose header comes after from (a loop nested
+// inside the region that the branch at from opened).
+func (lw *lowerer) loopInside(from, pc int) bool {
+	for j := pc; j < len(lw.fn.Insts); j++ {
+		in := lw.fn.Insts[j]
+		if in.Op != "bra" || len(in.Args) == 0 {
+			continue
+		}
+		if t, ok := lw.df.label[in.Args[0].Name]; ok && t <= pc && t > from {
+			return true
+		}
+	}
+	return false
 }
 
 // loopEnd returns the index of the last back-edge branch of the innermost loop containing
@@ -694,8 +775,41 @@ func (lw *lowerer) mov(pc int, in *ptx.Inst) {
 			lw.emit(pc, "immediate folded into its user")
 		}
 	default:
+		if lw.liveCopy(pc) {
+			lw.emit(pc, "loop-carried copy whose old value is still read after the new one is made: a MOV", "IMAD.MOV")
+			return
+		}
 		lw.emit(pc, "register move: coalesced away")
 	}
+}
+
+// liveCopy reports whether the register move d = s at pc must stay a MOV: d is a loop-carried
+// register (several definitions), s is computed once from d, and d is read again after s
+// is made, so that the two live at once and cannot share a register (reduce_interleaved's
+// stride: stride*2 computed, then the old stride used; iso3_loop_if_gmem).
+func (lw *lowerer) liveCopy(pc int) bool {
+	in := lw.fn.Insts[pc]
+	if len(in.Args) < 2 || in.Args[0].Kind != ptx.OpReg || in.Args[1].Kind != ptx.OpReg {
+		return false
+	}
+	d, s := in.Args[0].Name, in.Args[1].Name
+	ds := lw.df.def(s)
+	if len(lw.df.defs[d]) < 2 || ds < 0 || ds >= pc {
+		return false
+	}
+	readsD := false
+	for _, r := range srcs(lw.fn.Insts[ds]) {
+		readsD = readsD || r == d
+	}
+	if !readsD {
+		return false
+	}
+	for _, u := range lw.df.uses[d] {
+		if u > ds && u < pc {
+			return true
+		}
+	}
+	return false
 }
 
 // storedValue reports whether register r is the data operand of a store or atomic.
@@ -851,6 +965,12 @@ func (lw *lowerer) div(pc int, in *ptx.Inst, f, wide bool) {
 	}
 	imm := len(in.Args) > 2 && in.Args[2].Kind == ptx.OpImm
 	signed := strings.HasPrefix(t, "s")
+	if !imm && lw.divPartner(pc) {
+		// x/d and x%d share one division: the second is x - q*d or q = (x - r)/d folded
+		// (reduce_ws's lane and warp index; iso3_divrem)
+		lw.emit(pc, "quotient/remainder of a division already made: IMAD + IADD3", "IMAD", "IADD3")
+		return
+	}
 	switch {
 	case imm && pow2(in.Args[2].Imm) == int(in.Args[2].Imm) && !signed:
 		lw.emit(pc, "unsigned division by a power of two: SHF/LOP3", "SHF")
@@ -867,6 +987,25 @@ func (lw *lowerer) div(pc int, in *ptx.Inst, f, wide bool) {
 	default:
 		lw.emit(pc, "unsigned 32-bit division: I2F + MUFU.RCP + F2I + IMAD refinement", append([]string{"I2F", "MUFU", "VIADD", "F2I", "ISETP", "ISETP", "IADD3", "SEL", "LOP3"}, repeat("IMAD", 7)...)...)
 	}
+}
+
+// divPartner reports whether an earlier div/rem of the same type divides the same registers
+// (each defined once) as the integer div/rem at pc.
+func (lw *lowerer) divPartner(pc int) bool {
+	in := lw.fn.Insts[pc]
+	if len(in.Args) < 3 || in.Args[1].Kind != ptx.OpReg || in.Args[2].Kind != ptx.OpReg ||
+		len(lw.df.defs[in.Args[1].Name]) > 1 || len(lw.df.defs[in.Args[2].Name]) > 1 {
+		return false
+	}
+	for k := 0; k < pc; k++ {
+		o := lw.fn.Insts[k]
+		if (o.Op == "div" || o.Op == "rem") && o.Op != in.Op && typ(o) == typ(in) && len(o.Args) >= 3 &&
+			o.Args[1].Kind == ptx.OpReg && o.Args[2].Kind == ptx.OpReg &&
+			o.Args[1].Name == in.Args[1].Name && o.Args[2].Name == in.Args[2].Name {
+			return true
+		}
+	}
+	return false
 }
 
 // aggregated reports whether in is an integer atomic add on global memory whose address is
