@@ -64,6 +64,7 @@ func (lw *lowerer) emit(pc int, why string, ops ...string) {
 	for _, op := range ops {
 		in.Pipes[sassPipe(op)]++
 	}
+	in.Slots, in.SlotPipes = in.Issue, in.Pipes
 	in.Why = why
 }
 
@@ -180,8 +181,10 @@ func (lw *lowerer) unrollCounted() {
 		}
 		quarter := func(k int) {
 			l.Insts[k].Issue *= 0.25
+			l.Insts[k].Slots *= 0.25
 			for p := range l.Insts[k].Pipes {
 				l.Insts[k].Pipes[p] *= 0.25
+				l.Insts[k].SlotPipes[p] *= 0.25
 			}
 			l.Insts[k].Why += " (loop unrolled 4x by ptxas: once per 4 trips)"
 		}
@@ -286,6 +289,7 @@ func (lw *lowerer) ifConvert() {
 			l.Insts[i].Why = fmt.Sprintf("predicated: issued with the if-converted branch at PTX instruction %d", pc)
 		}
 		l.Insts[pc].Issue, l.Insts[pc].Pipes = c, pipes
+		l.Insts[pc].Slots, l.Insts[pc].SlotPipes = 0, [NumPipes]float64{} // no branch is issued
 		l.Insts[pc].Why = fmt.Sprintf("if-converted: the %d instructions up to PTX instruction %d are predicated, no branch", int(c), hi)
 	}
 }
