@@ -50,6 +50,7 @@ iso3 = {  # iso3.cu (third device call)
     'iso3_loop_u32': [F, F, 'I4:32'], 'iso3_loop_i32': [F, F, 'I4:32'],
     'iso3_guard_copy': [F, F, 'I4:200', 'F4:1.5'], 'iso3_loop_guard_ld': [F, F, 'I4:64'], 'iso3_divrem': [I, I, 'I4:7'],
     'iso3_uniform_and_tid': [F, F], 'iso3_open_guard_ld': [F, F, 'I4:200', 'I4:250'], 'iso3_open_guard_ld_use': [F, F, 'I4:200', 'I4:250'],
+    'iso3_selp_imm': [F, F, I],
 }
 for k, args in iso3.items():
     out.append('iso3.%s cubin/iso3.sm_90.cubin %s 2 1 1 128 1 1 0 %d %s' % (k, k, len(args), ' '.join(args)))

@@ -139,3 +139,10 @@ extern "C" __global__ void iso3_open_guard_ld_use(float* out, const float* a, in
   }
   out[i] = acc;
 }
+// selects between two immediates (SEL/FSEL take one immediate operand)
+extern "C" __global__ void iso3_selp_imm(float* out, const float* a, int* o2) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float v = a[i];
+  out[i] = v > 0.5f ? 100.0f : 200.0f;
+  o2[i] = (__float_as_int(v) & 64) ? 7 : 9;
+}
