@@ -54,6 +54,8 @@ type lowerer struct {
 	// openUntil is the start of the reconvergence point of the open convergence region,
 	// openFrom the branch that opened it
 	openUntil, openFrom int
+	// inOpen marks the branches that lie inside an open convergence region
+	inOpen []bool
 }
 
 // emit sets instruction pc to the given SASS opcodes.
@@ -208,41 +210,55 @@ func (lw *lowerer) unrollCounted() {
 const maxPredicated = 10
 
 // ifConvert finds forward conditional branches around a small single-entry region (or an
-// if/else diamond of two) that ptxas turns into predicated code: every warp reaching the
-// branch issues the whole region, so the region's cost moves onto the branch.
+// if/else diamond of two, also in nvcc's form "@p bra A; bra.uni B; A: ...; bra.uni C; B:
+// ...; C:") that ptxas turns into predicated code: every warp reaching the branch issues
+// the whole region, so the region's cost moves onto the branch.
+//
+// Regions that load global memory (iso2_guarded_load, iso3_guard_*, iso3_loop_guard_ld,
+// iso3_open_guard_ld*, golden reduce*): predicated inside a loop or inside an open
+// convergence region; at the top level only when the region is the load and its address
+// arithmetic alone and the loaded value goes first to a store or a shuffle (reduce's
+// guarded first load into shared memory, iso3_guard_smem; not iso3_guard_ld, warp_vote);
+// never when the region also stores to global memory (iso2_reduce_gmem, iso3_guard_copy).
 func (lw *lowerer) ifConvert() {
 	fn, l := lw.fn, lw.l
 	labelAt := map[int]bool{}
 	for _, lb := range fn.Labels {
 		labelAt[lb.Index] = true
 	}
-	clean := func(a, b int, loads bool) bool { // [a, b): no labels inside, no control flow, no barriers
-		gload, gstore := false, false
+	// scan reports whether [a, b) has no labels inside, no control flow and no barriers,
+	// and whether it loads global memory, stores it, or does anything but address
+	// arithmetic and the load
+	type facts struct{ ok, gload, gstore, other bool }
+	scan := func(a, b int) facts {
+		var f facts
+		f.ok = true
 		for i := a; i < b; i++ {
-			if in := fn.Insts[i]; in.Op == "st" && !has(in, "shared") && !has(in, "local") {
-				gstore = true
-			}
+			in := fn.Insts[i]
 			if i > a && labelAt[i] {
-				return false
+				f.ok = false
 			}
-			switch fn.Insts[i].Op {
+			global := !has(in, "shared") && !has(in, "param") && !has(in, "const") && !has(in, "local")
+			switch in.Op {
 			case "bra", "brx", "ret", "exit", "bar", "barrier", "call", "atom", "red", "trap", "shfl", "vote", "membar", "fence":
-				return false
+				f.ok = false
 			case "ld", "ldu":
-				// global loads are predicated in a one-armed region (reduce's guarded first
-				// load, scan_v1's loop; iso3_guard_ld, iso3_loop_guard_ld) but the branch is
-				// kept (BSSY/BRA/BSYNC) in an if/else arm (iso2_guarded_load) and where the
-				// region also stores to global memory (iso2_reduce_gmem, iso3_loop_if_gmem);
-				// shared loads and stores are predicated (iso2_reduce_smem)
-				if in := fn.Insts[i]; !has(in, "shared") && !has(in, "param") && !has(in, "const") && !has(in, "local") {
-					if !loads {
-						return false
-					}
-					gload = true
+				if global {
+					f.gload = true
+				} else {
+					f.other = true
 				}
+			case "st":
+				if global {
+					f.gstore = true
+				}
+				f.other = true
+			case "cvta", "mul", "add", "mov", "cvt", "shl":
+			default:
+				f.other = true
 			}
 		}
-		return !(gload && gstore)
+		return f
 	}
 	cost := func(a, b int) float64 {
 		c := 0.0
@@ -259,39 +275,104 @@ func (lw *lowerer) ifConvert() {
 		if !ok || tgt <= pc+1 || lw.toExit(tgt) {
 			continue
 		}
-		lo, hi := pc+1, tgt
-		end := -1
-		if last := fn.Insts[tgt-1]; last.Op == "bra" && last.Guard == "" && len(last.Args) > 0 {
-			// if/else: the then-arm ends with a jump over the else-arm
-			if e, ok := lw.df.label[last.Args[0].Name]; ok && e > tgt && clean(lo, tgt-1, false) && clean(tgt, e, false) {
-				end = e
+		var arms [][2]int // the predicated ranges
+		var jumps []int   // unconditional jumps of a diamond (laid out away)
+		hi := tgt
+		if nx := fn.Insts[pc+1]; tgt == pc+2 && nx.Op == "bra" && nx.Guard == "" && len(nx.Args) > 0 {
+			// nvcc's diamond: @p bra A; bra.uni B; A: then; bra.uni C; B: else; C:
+			b, ok1 := lw.df.label[nx.Args[0].Name]
+			if !ok1 || b <= tgt {
+				continue
 			}
+			last := fn.Insts[b-1]
+			if last.Op != "bra" || last.Guard != "" || len(last.Args) == 0 {
+				continue
+			}
+			c, ok2 := lw.df.label[last.Args[0].Name]
+			if !ok2 || c < b {
+				continue
+			}
+			arms, jumps, hi = [][2]int{{tgt, b - 1}, {b, c}}, []int{pc + 1, b - 1}, c
+		} else if last := fn.Insts[tgt-1]; last.Op == "bra" && last.Guard == "" && len(last.Args) > 0 {
+			// if/else: the then-arm ends with a jump over the else-arm
+			e, ok := lw.df.label[last.Args[0].Name]
+			if !ok || e <= tgt {
+				continue
+			}
+			arms, jumps, hi = [][2]int{{pc + 1, tgt - 1}, {tgt, e}}, []int{tgt - 1}, e
+		} else {
+			arms = [][2]int{{pc + 1, tgt}}
 		}
-		var c float64
-		switch {
-		case end > 0:
-			c = cost(lo, tgt-1) + cost(tgt, end)
-			hi = end
-		case clean(lo, hi, true):
-			c = cost(lo, hi)
-		default:
-			continue
+		var f facts
+		f.ok = true
+		c := 0.0
+		for _, a := range arms {
+			g := scan(a[0], a[1])
+			f.ok, f.gload, f.gstore, f.other = f.ok && g.ok, f.gload || g.gload, f.gstore || g.gstore, f.other || g.other
+			c += cost(a[0], a[1])
 		}
-		if c > maxPredicated {
+		keep := !f.ok || c > maxPredicated
+		if !keep && f.gload {
+			nested := lw.loopHeader(pc) >= 0 || lw.inOpen[pc]
+			keep = f.gstore || !nested && (f.other || !lw.feedsStoreOrShuffle(arms, hi))
+		}
+		if keep {
+			for _, j := range jumps {
+				lw.emit(j, "if/else arm laid out without a jump (the convergence barrier joins them)")
+			}
 			continue
 		}
 		var pipes [NumPipes]float64
-		for i := lo; i < hi; i++ {
-			for k, v := range l.Insts[i].Pipes {
-				pipes[k] += v
+		for _, j := range jumps {
+			lw.emit(j, "if/else jump: removed by predication")
+		}
+		for _, a := range arms {
+			for i := a[0]; i < a[1]; i++ {
+				for k, v := range l.Insts[i].Pipes {
+					pipes[k] += v
+				}
+				l.Insts[i].Issue, l.Insts[i].Pipes = 0, [NumPipes]float64{}
+				l.Insts[i].Why = fmt.Sprintf("predicated: issued with the if-converted branch at PTX instruction %d", pc)
 			}
-			l.Insts[i].Issue, l.Insts[i].Pipes = 0, [NumPipes]float64{}
-			l.Insts[i].Why = fmt.Sprintf("predicated: issued with the if-converted branch at PTX instruction %d", pc)
 		}
 		l.Insts[pc].Issue, l.Insts[pc].Pipes = c, pipes
 		l.Insts[pc].Slots, l.Insts[pc].SlotPipes = 0, [NumPipes]float64{} // no branch is issued
 		l.Insts[pc].Why = fmt.Sprintf("if-converted: the %d instructions up to PTX instruction %d are predicated, no branch", int(c), hi)
 	}
+}
+
+// feedsStoreOrShuffle reports whether the first instruction after the region (from hi on)
+// that reads a value loaded in one of the arms is a store of it or a shuffle.
+func (lw *lowerer) feedsStoreOrShuffle(arms [][2]int, hi int) bool {
+	loaded := map[string]bool{}
+	for _, a := range arms {
+		for i := a[0]; i < a[1]; i++ {
+			if in := lw.fn.Insts[i]; in.Op == "ld" || in.Op == "ldu" {
+				for _, d := range dests(in) {
+					loaded[d] = true
+				}
+			}
+		}
+	}
+	for i := hi; i < len(lw.fn.Insts); i++ {
+		in := lw.fn.Insts[i]
+		for _, r := range srcs(in) {
+			if !loaded[r] {
+				continue
+			}
+			if in.Op == "mov" && len(in.Args) > 1 && in.Args[1].Kind == ptx.OpReg {
+				for _, d := range dests(in) { // a register move (mov.b32 of a float) is transparent
+					loaded[d] = true
+				}
+				break
+			}
+			return in.Op == "st" || in.Op == "shfl"
+		}
+		if in.Op == "bra" || in.Op == "ret" || in.Op == "exit" {
+			return false
+		}
+	}
+	return false
 }
 
 // setpOperands reports whether both operands of the predicate and/or at pc are compares
@@ -638,6 +719,7 @@ func (lw *lowerer) inst(pc int, in *ptx.Inst) {
 }
 
 func (lw *lowerer) branch(pc int, in *ptx.Inst) {
+	lw.inOpen[pc] = pc < lw.openUntil
 	tgt := -1
 	if len(in.Args) > 0 && in.Args[0].Kind == ptx.OpLabel {
 		if i, ok := lw.df.label[in.Args[0].Name]; ok {
@@ -758,11 +840,7 @@ func (lw *lowerer) mov(pc int, in *ptx.Inst) {
 		}
 	case lw.df.isSharedSym(src):
 		if lw.gen >= 90 {
-			if lw.first("smem:window") {
-				lw.emit(pc, "sm_90 shared window: S2R SR_CgaCtaId, MOV, LEA", "S2R", "MOV", "LEA")
-			} else {
-				lw.emit(pc, "shared window base already in a register")
-			}
+			lw.window(pc)
 		} else {
 			lw.emit(pc, "shared address is an immediate")
 		}
@@ -814,6 +892,49 @@ func (lw *lowerer) liveCopy(pc int) bool {
 		}
 	}
 	return false
+}
+
+// window lowers a mov of a shared variable's address on sm_90: ptxas materialises the
+// shared window (S2R SR_CgaCtaId, MOV, LEA) again in each basic block that needs it rather
+// than keeping it live (histogram256: three times; reduce_warp_shfl: twice), once per block;
+// inside a loop it is hoisted to the loop's entry (histogram256's grid-stride loop), so the
+// cost goes on the instruction before the loop header.
+func (lw *lowerer) window(pc int) {
+	b := lw.df.block(pc)
+	if b >= 0 && lw.first(fmt.Sprintf("smem:window:%d", b)) || b < 0 && lw.first("smem:window") {
+		if h := lw.loopHeader(pc); h > 0 && lw.first(fmt.Sprintf("smem:window:loop:%d", h)) {
+			lw.emit(pc, "shared window: hoisted out of the loop (issued at the loop entry)")
+			in := &lw.l.Insts[h-1]
+			for _, op := range []string{"S2R", "MOV", "LEA"} {
+				in.Issue++
+				in.Pipes[sassPipe(op)]++
+			}
+			in.Slots, in.SlotPipes = in.Issue, in.Pipes
+			in.Why += "; + the shared window hoisted out of the loop below (S2R SR_CgaCtaId, MOV, LEA)"
+			return
+		} else if h > 0 {
+			lw.emit(pc, "shared window already hoisted out of this loop")
+			return
+		}
+		lw.emit(pc, "sm_90 shared window: S2R SR_CgaCtaId, MOV, LEA (once per basic block)", "S2R", "MOV", "LEA")
+		return
+	}
+	lw.emit(pc, "shared window base already in a register (same basic block)")
+}
+
+// loopHeader returns the first instruction of the innermost loop containing pc (the target
+// of a back edge at or after pc), or -1.
+func (lw *lowerer) loopHeader(pc int) int {
+	for j := pc; j < len(lw.fn.Insts); j++ {
+		in := lw.fn.Insts[j]
+		if in.Op != "bra" || len(in.Args) == 0 {
+			continue
+		}
+		if t, ok := lw.df.label[in.Args[0].Name]; ok && t <= pc {
+			return t
+		}
+	}
+	return -1
 }
 
 // storedValue reports whether register r is the data operand of a store or atomic.
@@ -895,7 +1016,8 @@ func (lw *lowerer) cvt(pc int, in *ptx.Inst) {
 		case db <= sb && db >= 32:
 			lw.emit(pc, "narrowing: the low register is used")
 		case db == 64 && sb == 32 && strings.HasPrefix(st, "s"):
-			if lw.usedOnlyBy(pc, func(u *ptx.Inst) bool { return u.Op == "mul" && has(u, "wide") }) {
+			if lw.usedOnlyBy(pc, func(u *ptx.Inst) bool { return u.Op == "mul" && has(u, "wide") || u.Op == "add" && is64(typ(u)) }) {
+				// into mul.wide.s32, or into the add as IADD3 + LEA.HI.X.SX32 (histogram256)
 				lw.emit(pc, "sign extension folded")
 
 			} else {
