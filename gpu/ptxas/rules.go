@@ -56,6 +56,8 @@ type lowerer struct {
 	openUntil, openFrom int
 	// inOpen marks the branches that lie inside an open convergence region
 	inOpen []bool
+	// sunk are parameter loads issued at a later instruction: (pc, pipe)
+	sunk [][2]int
 }
 
 // emit sets instruction pc to the given SASS opcodes.
@@ -103,6 +105,13 @@ func (lw *lowerer) run() error {
 			l.Entry++
 			l.EntryPipes[PipeOther]++
 		}
+	}
+	for _, k := range lw.sunk {
+		in := &l.Insts[k[0]]
+		in.Issue++
+		in.Pipes[k[1]]++
+		in.Slots++
+		in.SlotPipes[k[1]]++
 	}
 	lw.merge()
 	lw.ifConvert()
@@ -499,11 +508,21 @@ func (lw *lowerer) inst(pc int, in *ptx.Inst) {
 				lw.emit(pc, "parameter already in a register or constant operand")
 				return
 			}
+			op, why := "ULDC", "parameter: ULDC from the constant bank"
 			if wide {
-				lw.emit(pc, "parameter: LDC.64 from the constant bank", "LDC")
-			} else {
-				lw.emit(pc, "parameter: ULDC from the constant bank", "ULDC")
+				op, why = "LDC", "parameter: LDC.64 from the constant bank"
 			}
+			// ptxas places the load just before its first use: past an early predicated
+			// EXIT, only the warps that stay load it (iso3_bounds2d, iso3_guard_ld)
+			if u := lw.firstUse(pc); u > pc && lw.exitBetween(pc, u) {
+				if h := lw.loopHeader(u); h > 0 {
+					u = h - 1
+				}
+				lw.emit(pc, why+" (issued at its first use, PTX instruction "+fmt.Sprint(u)+")")
+				lw.sunk = append(lw.sunk, [2]int{u, int(sassPipe(op))})
+				return
+			}
+			lw.emit(pc, why, op)
 			return
 		}
 		lw.mem(pc, in)
@@ -627,6 +646,16 @@ func (lw *lowerer) inst(pc int, in *ptx.Inst) {
 			lw.emit(pc, "ISETP", "ISETP")
 		}
 	case "selp", "slct":
+		if len(in.Args) > 2 && isImm(in.Args[1]) && isImm(in.Args[2]) && !isZero(in.Args[1]) && !isZero(in.Args[2]) && !wide {
+			// SEL/FSEL take one immediate and RZ: a second non-zero one is materialised first (HFMA2.MMA for a
+			// float, MOV for an integer; iso3_selp_imm)
+			mov := "MOV"
+			if f {
+				mov = "HFMA2"
+			}
+			lw.emit(pc, "select of two immediates: "+mov+" + SEL/FSEL", mov, "SEL")
+			return
+		}
 		if wide {
 			lw.emit(pc, "SEL on both halves", "SEL", "SEL")
 		} else {
@@ -844,6 +873,8 @@ func (lw *lowerer) mov(pc int, in *ptx.Inst) {
 		} else {
 			lw.emit(pc, "shared address is an immediate")
 		}
+	case src.Kind == ptx.OpSym && src.Name == "WARP_SZ":
+		lw.emit(pc, "WARP_SZ is the immediate 32 (iso3_divrem: no S2R)")
 	case src.Kind == ptx.OpSym:
 		lw.emit(pc, "address of a variable: MOV or constant operand", "MOV")
 	case src.Kind == ptx.OpImm || src.Kind == ptx.OpFloat:
@@ -920,6 +951,30 @@ func (lw *lowerer) window(pc int) {
 		return
 	}
 	lw.emit(pc, "shared window base already in a register (same basic block)")
+}
+
+// firstUse returns the lowest-numbered instruction reading the value pc defines, or -1.
+func (lw *lowerer) firstUse(pc int) int {
+	best := -1
+	for _, u := range lw.df.users(pc) {
+		if best < 0 || u < best {
+			best = u
+		}
+	}
+	return best
+}
+
+// exitBetween reports whether a conditional branch to a ret/exit lies in (a, b).
+func (lw *lowerer) exitBetween(a, b int) bool {
+	for i := a + 1; i < b; i++ {
+		in := lw.fn.Insts[i]
+		if in.Op == "bra" && in.Guard != "" && len(in.Args) > 0 {
+			if t, ok := lw.df.label[in.Args[0].Name]; ok && t > i && lw.toExit(t) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // loopHeader returns the first instruction of the innermost loop containing pc (the target
@@ -1190,4 +1245,12 @@ func (lw *lowerer) mem(pc int, in *ptx.Inst) {
 	default:
 		lw.emit(pc, "prefetch: CCTL", "CCTL")
 	}
+}
+
+// isImm reports whether o is an integer or floating-point immediate.
+func isImm(o ptx.Operand) bool { return o.Kind == ptx.OpImm || o.Kind == ptx.OpFloat }
+
+// isZero reports whether o is the immediate 0 (RZ in SASS).
+func isZero(o ptx.Operand) bool {
+	return o.Kind == ptx.OpImm && o.Imm == 0 || o.Kind == ptx.OpFloat && o.Bits&^(uint64(1)<<(o.FloatBits-1)) == 0
 }
