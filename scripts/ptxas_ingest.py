@@ -34,6 +34,24 @@ def entry(row):
 out = {}
 used = set(open(os.path.join(src, 'metrics_used.txt')).read().strip().split(','))
 manifest = [l.split()[0] for l in open(os.path.join(dst, 'manifest.txt')) if l.strip() and not l.startswith('#')]
+if len(sys.argv) > 2:  # a later call's part (device3.sh: iso3), merged into the existing file
+    part = sys.argv[2]
+    ids = [i for i in manifest if i.startswith(part + '.')]
+    rs = rows(os.path.join(src, 'ncu', part + '.csv'))
+    if len(rs) != len(ids):
+        sys.exit('%s: %d rows for %d launches' % (part, len(rs), len(ids)))
+    path = os.path.join(dst, 'ncu_h200.json')
+    f = json.load(open(path))
+    for i, r in zip(ids, rs):
+        f['launches'][i] = entry(r)
+    f['meta'].setdefault('later_calls', []).append({'part': part, 'made_by': 'bash testdata/measured/ptxas/device%s.sh, then python3 scripts/ptxas_ingest.py DIR %s' % (part[3:], part),
+        'versions': open(os.path.join(src, 'versions.txt')).read().strip().splitlines()})
+    json.dump(f, open(path, 'w'), indent=1, sort_keys=True)
+    for fn in os.listdir(os.path.join(src, 'sass')):
+        if fn.startswith(part + '.'):
+            shutil.copy(os.path.join(src, 'sass', fn), os.path.join(dst, 'sass', fn))
+    print(len(ids), part, 'launches merged')
+    sys.exit(0)
 for part in ('bank', 'iso', 'golden', 'scale'):
     ids = [i for i in manifest if i.startswith(part + '.')]
     rs = rows(os.path.join(src, 'ncu', part + '.csv'))

@@ -43,6 +43,17 @@ iso = {
 }
 for k, args in iso.items():
     out.append('iso.%s cubin/iso.sm_90.cubin %s 2 1 1 128 1 1 0 %d %s' % (k, k, len(args), ' '.join(args)))
+iso3 = {  # iso3.cu (third device call)
+    'iso3_uniform_branch': [F, F, 'I4:5'], 'iso3_loop_if_gmem': [I, 'I4:128'], 'iso3_guard_ld': [F, F, 'I4:200', 'F4:1.5'],
+    'iso3_guard_smem': [F, F, 'I4:200'], 'iso3_guard_ld_use': [F, F, F, 'I4:200'], 'iso3_and_test': [F, F],
+    'iso3_bounds2d': [F, F, 'I4:12', 'I4:10'], 'iso3_while2': [I, I, 'I4:64'], 'iso3_loop_u64': [F, F, 'I8:32'],
+    'iso3_loop_u32': [F, F, 'I4:32'], 'iso3_loop_i32': [F, F, 'I4:32'],
+    'iso3_guard_copy': [F, F, 'I4:200', 'F4:1.5'], 'iso3_loop_guard_ld': [F, F, 'I4:64'], 'iso3_divrem': [I, I, 'I4:7'],
+    'iso3_uniform_and_tid': [F, F], 'iso3_open_guard_ld': [F, F, 'I4:200', 'I4:250'], 'iso3_open_guard_ld_use': [F, F, 'I4:200', 'I4:250'],
+    'iso3_selp_imm': [F, F, I],
+}
+for k, args in iso3.items():
+    out.append('iso3.%s cubin/iso3.sm_90.cubin %s 2 1 1 128 1 1 0 %d %s' % (k, k, len(args), ' '.join(args)))
 A = 'R:4194304:f'  # 1024x1024 floats
 for tag, grid in (('full', '64 64 1'), ('sm132', '12 11 1')):
     out.append('bank.smem_only.%s cubin/bank.sm_90.cubin bank_smem_only %s 16 16 1 0 2 %s I4:64' % (tag, grid, A))

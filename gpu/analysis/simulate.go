@@ -15,6 +15,7 @@ import (
 	"github.com/kernelscope/kernelscope/gpu/mem"
 	"github.com/kernelscope/kernelscope/gpu/occupancy"
 	"github.com/kernelscope/kernelscope/gpu/ptx"
+	"github.com/kernelscope/kernelscope/gpu/ptxas"
 	"github.com/kernelscope/kernelscope/gpu/sass"
 	"github.com/kernelscope/kernelscope/gpu/sim"
 )
@@ -175,9 +176,9 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 		if rep.Occupancy != nil {
 			bps = rep.Occupancy.ActiveBlocksPerSM
 		}
-		var issues []int
+		var issues []ptxas.TimingIssue
 		if lowering != nil && req.SASSIssues {
-			issues, _ = lowering.IssueCountsByPC(k.Name)
+			issues, _ = lowering.TimingByPC(k.Name)
 		}
 		if tm, err = newTimingRun(ctx, req.Arch, mod, k, bps, (threadsPerBlock+31)/32, issues); err == nil && req.TimedCaches {
 			tm.timeCaches(spec, memOpts.Carveout)

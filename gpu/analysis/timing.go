@@ -9,6 +9,7 @@ import (
 	"github.com/kernelscope/kernelscope/gpu/latency"
 	"github.com/kernelscope/kernelscope/gpu/mem"
 	"github.com/kernelscope/kernelscope/gpu/ptx"
+	"github.com/kernelscope/kernelscope/gpu/ptxas"
 	"github.com/kernelscope/kernelscope/gpu/report"
 	"github.com/kernelscope/kernelscope/gpu/sim"
 	"github.com/kernelscope/kernelscope/gpu/timing"
@@ -38,9 +39,9 @@ type timingRun struct {
 
 // newTimingRun decodes the kernel once (the simulator reuses the decoded
 // program: Config.Decoded) and builds the timing model over it. issues, when
-// not nil, is the SASS instruction count of each of the kernel's PTX
-// instructions (gpu/ptxas): the model issues that many slots for it.
-func newTimingRun(ctx context.Context, archName string, mod *ptx.Module, k *ptx.Func, blocksPerSM, warpsPerBlock int, issues []int) (*timingRun, error) {
+// not nil, is the SASS of each of the kernel's PTX instructions (gpu/ptxas):
+// the model issues that many slots for it, each on its SASS instruction's pipe.
+func newTimingRun(ctx context.Context, archName string, mod *ptx.Module, k *ptx.Func, blocksPerSM, warpsPerBlock int, issues []ptxas.TimingIssue) (*timingRun, error) {
 	tab, err := latency.For(archName)
 	if err != nil {
 		return nil, err
@@ -55,7 +56,9 @@ func newTimingRun(ctx context.Context, archName string, mod *ptx.Module, k *ptx.
 	}
 	// The kernel's PCs come first and are its instructions in order.
 	for pc := 0; pc < len(issues) && pc < len(k.Insts) && pc < len(prog.Insts); pc++ {
-		prog.Insts[pc].Issues = issues[pc]
+		in := &prog.Insts[pc]
+		in.Issues = issues[pc].Slots
+		in.SASSPipes = sassPipes(issues[pc], in.Timing.Pipe)
 	}
 	m, err := timing.New(prog, timing.Config{BlocksPerSM: max(blocksPerSM, 1), TimelineWarps: timelineWarps})
 	if err != nil {
@@ -215,4 +218,44 @@ func (t *timingRun) finish(rep *report.Report) error {
 	rep.Timing = tm
 	rep.Stats.Cycles = tm.Cycles
 	return nil
+}
+
+// sassPipes maps gpu/ptxas's per-pipe SASS counts (Nsight Compute's pipes) onto the timing
+// model's pipes: lsu goes to the PTX instruction's own memory pipe (shared, global,
+// shuffle) or else the MIO queue (S2R), adu and cbu to control, HFMA2.MMA moves ("tensor"
+// for Nsight Compute) to FP32 unless the instruction is a tensor op; uniform-datapath and
+// pipe-less instructions (ULDC, a uniform branch) take an issue slot and no vector pipe.
+func sassPipes(ti ptxas.TimingIssue, own latency.Pipe) [latency.NumPipes]uint8 {
+	var out [latency.NumPipes]uint8
+	add := func(p latency.Pipe, n int) { out[p] = uint8(min(int(out[p])+n, 255)) }
+	for p, n := range ti.Pipes {
+		if n == 0 {
+			continue
+		}
+		switch ptxas.Pipe(p) {
+		case ptxas.PipeALU:
+			add(latency.PipeINT, n)
+		case ptxas.PipeFMA:
+			add(latency.PipeFP32, n)
+		case ptxas.PipeFP64:
+			add(latency.PipeFP64, n)
+		case ptxas.PipeXU:
+			add(latency.PipeSFU, n)
+		case ptxas.PipeLSU:
+			if own == latency.PipeMIO || own == latency.PipeMemory || own == latency.PipeShuffle {
+				add(own, n)
+			} else {
+				add(latency.PipeMIO, n)
+			}
+		case ptxas.PipeADU, ptxas.PipeCBU:
+			add(latency.PipeControl, n)
+		case ptxas.PipeTensor:
+			if own == latency.PipeTensor {
+				add(latency.PipeTensor, n)
+			} else {
+				add(latency.PipeFP32, n)
+			}
+		}
+	}
+	return out
 }

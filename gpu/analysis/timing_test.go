@@ -78,7 +78,10 @@ func timeGoldenCasesWith(t *testing.T, sassIssues bool) []timingRow {
 }
 
 // timeScaleCases runs the large launches (random buffers: their control flow is data-independent).
-func timeScaleCases(t *testing.T) []timingRow {
+func timeScaleCases(t *testing.T) []timingRow { return timeScaleCasesWith(t, false) }
+
+// timeScaleCasesWith is timeScaleCases with the modelled SASS issue stream when sassIssues is set.
+func timeScaleCasesWith(t *testing.T, sassIssues bool) []timingRow {
 	b, err := os.ReadFile(filepath.Join(golden.Dir(), "scale_sm90.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -116,7 +119,7 @@ func timeScaleCases(t *testing.T) []timingRow {
 		src := readGolden(t, "ptx/"+base+".sm_90.ptx")
 		start := time.Now()
 		rep, err := Run(context.Background(), Request{Source: []byte(src), SourceFile: base + ".ptx", IsPTX: true, Arch: "sm_90",
-			Launch: l, Grid: c.Grid, Block: c.Block, Timing: true, TimingWaves: -1, Budget: 1e10, Trace: launch.Trace{Steps: -1}})
+			Launch: l, Grid: c.Grid, Block: c.Block, Timing: true, TimingWaves: -1, SASSIssues: sassIssues, Budget: 1e10, Trace: launch.Trace{Steps: -1}})
 		if err != nil {
 			t.Logf("%s: %v", name, err)
 			continue

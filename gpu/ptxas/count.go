@@ -82,6 +82,16 @@ func (p *Program) IssueCountsByPC(kernel string) ([]int, error) {
 	return k.IssueCounts(), nil
 }
 
+// TimingByPC returns kernel's Lowering.TimingIssues (per PTX PC: whole SASS issue slots and
+// their pipes), what a per-instruction timing model issues.
+func (p *Program) TimingByPC(kernel string) ([]TimingIssue, error) {
+	k, ok := p.Funcs[kernel]
+	if !ok {
+		return nil, fmt.Errorf("ptxas: no lowering of kernel %s", kernel)
+	}
+	return k.TimingIssues(), nil
+}
+
 // MergeFilter sits between the simulator's memory observer and a counter: it hands on one
 // access per merged SASS instruction (the group leader's, widened to the merged width) and
 // drops the other members, so that requests, sectors and wavefronts are counted the way the

@@ -105,11 +105,16 @@ func (df *dataflow) computeUniform() {
 	}
 	for iter := 0; iter < 20; iter++ {
 		changed := false
-		for _, in := range df.fn.Insts {
+		div := df.divergentRanges()
+		for pc, in := range df.fn.Insts {
 			u := df.instUniform(in)
 			for _, d := range dests(in) {
-				if !u && df.uniform[d] {
-					df.uniform[d], changed = false, true
+				// a register also written under a divergent branch differs between the lanes
+				// that took it and those that did not, once the paths meet
+				if !u || (len(df.defs[d]) > 1 && div[pc]) {
+					if df.uniform[d] {
+						df.uniform[d], changed = false, true
+					}
 				}
 			}
 		}
@@ -117,6 +122,32 @@ func (df *dataflow) computeUniform() {
 			return
 		}
 	}
+}
+
+// divergentRanges marks the instructions that a forward conditional branch on a value that is
+// not (yet known to be) warp-uniform jumps over, and the else-arm of such an if/else.
+func (df *dataflow) divergentRanges() []bool {
+	fn := df.fn
+	out := make([]bool, len(fn.Insts))
+	for pc, in := range fn.Insts {
+		if in.Op != "bra" || in.Guard == "" || df.uniform[in.Guard] || len(in.Args) == 0 {
+			continue
+		}
+		tgt, ok := df.label[in.Args[0].Name]
+		if !ok || tgt <= pc || tgt >= len(fn.Insts) || fn.Insts[tgt].Op == "ret" || fn.Insts[tgt].Op == "exit" {
+			continue // lanes that leave do not meet the others again
+		}
+		end := tgt
+		if last := fn.Insts[tgt-1]; last.Op == "bra" && last.Guard == "" && len(last.Args) > 0 {
+			if e, ok := df.label[last.Args[0].Name]; ok && e > tgt {
+				end = e
+			}
+		}
+		for i := pc + 1; i < end && i < len(out); i++ {
+			out[i] = true
+		}
+	}
+	return out
 }
 
 func (df *dataflow) instUniform(in *ptx.Inst) bool {
@@ -128,7 +159,7 @@ func (df *dataflow) instUniform(in *ptx.Inst) bool {
 		if !has(in, "param") {
 			return false
 		}
-	case "mov", "cvta", "cvt", "add", "sub", "mul", "mad", "shl", "shr", "and", "or", "xor", "setp", "selp", "min", "max":
+	case "mov", "cvta", "cvt", "add", "sub", "mul", "mad", "shl", "shr", "and", "or", "xor", "not", "setp", "selp", "min", "max":
 	default:
 		return false
 	}

@@ -102,6 +102,7 @@ func LowerFromSASS(mod *ptx.Module, fn *ptx.Func, arch string, f *sass.Func) (*L
 			for p := range in.Pipes {
 				in.Pipes[p] = ls.pipes[p] * share
 			}
+			in.Slots, in.SlotPipes = in.Issue, in.Pipes
 			in.Why = fmt.Sprintf("%.2f of the %d SASS instructions of CUDA line %s", in.Issue, int(ls.n), k)
 		}
 	}

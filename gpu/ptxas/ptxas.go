@@ -62,6 +62,20 @@ type Inst struct {
 	Group int
 	// Why says in a few words what ptxas does with it ("folded into IMAD.WIDE", "LDS.128 with 3 more").
 	Why string
+	// Slots and SlotPipes are the SASS instructions of this PTX instruction itself, for a
+	// per-instruction timing model: an if-converted region's members keep theirs (they
+	// issue predicated, with their own latencies) where Issue moved them onto the branch,
+	// and the if-converted branch has none.
+	Slots     float64
+	SlotPipes [NumPipes]float64
+}
+
+// TimingIssue is what one PTX instruction issues as, in whole SASS instructions, for a
+// timing model: Slots issue slots, Pipes of them per pipe (the rest, e.g. ULDC or a
+// uniform branch, in no pipe).
+type TimingIssue struct {
+	Slots int
+	Pipes [NumPipes]int
 }
 
 // Group is a set of adjacent PTX memory accesses that ptxas merges into one SASS instruction.
@@ -105,6 +119,31 @@ func (l *Lowering) IssueCounts() []int {
 	return out
 }
 
+// TimingIssues returns, per PTX instruction, its own SASS instructions rounded to whole ones
+// (an instruction issued once per 4 trips of a loop ptxas unrolled counts 0), with the entry
+// cost on PC 0.
+func (l *Lowering) TimingIssues() []TimingIssue {
+	out := make([]TimingIssue, len(l.Insts))
+	for i, in := range l.Insts {
+		slots, pipes := in.Slots, in.SlotPipes
+		if i == 0 {
+			slots += l.Entry
+			for p, v := range l.EntryPipes {
+				pipes[p] += v
+			}
+		}
+		n := int(slots + 0.5)
+		out[i].Slots = n
+		left := n
+		for p, v := range pipes {
+			k := min(int(v*float64(n)/max(slots, 1e-9)+0.5), left)
+			out[i].Pipes[p] = k
+			left -= k
+		}
+	}
+	return out
+}
+
 // Static is the SASS instruction count of the function if each PTX instruction ran once.
 func (l *Lowering) Static() float64 {
 	s := l.Entry
@@ -126,7 +165,7 @@ func Lower(mod *ptx.Module, fn *ptx.Func, arch string) (*Lowering, error) {
 	}
 	l := &Lowering{Func: fn.Name, Arch: arch, Source: Modelled, Insts: make([]Inst, len(fn.Insts))}
 	df := newDataflow(mod, fn)
-	rules := &lowerer{fn: fn, df: df, gen: gen, l: l, seen: map[string]bool{}}
+	rules := &lowerer{fn: fn, df: df, gen: gen, l: l, seen: map[string]bool{}, inOpen: make([]bool, len(fn.Insts))}
 	if err := rules.run(); err != nil {
 		return nil, err
 	}

@@ -51,8 +51,13 @@ type lowerer struct {
 	gen  int // 75, 80, 86, 89, 90
 	l    *Lowering
 	seen map[string]bool // special registers and params already materialised
-	// openUntil is the start of the reconvergence point of the open convergence region
-	openUntil int
+	// openUntil is the start of the reconvergence point of the open convergence region,
+	// openFrom the branch that opened it
+	openUntil, openFrom int
+	// inOpen marks the branches that lie inside an open convergence region
+	inOpen []bool
+	// sunk are parameter loads issued at a later instruction: (pc, pipe)
+	sunk [][2]int
 }
 
 // emit sets instruction pc to the given SASS opcodes.
@@ -63,6 +68,7 @@ func (lw *lowerer) emit(pc int, why string, ops ...string) {
 	for _, op := range ops {
 		in.Pipes[sassPipe(op)]++
 	}
+	in.Slots, in.SlotPipes = in.Issue, in.Pipes
 	in.Why = why
 }
 
@@ -100,6 +106,13 @@ func (lw *lowerer) run() error {
 			l.EntryPipes[PipeOther]++
 		}
 	}
+	for _, k := range lw.sunk {
+		in := &l.Insts[k[0]]
+		in.Issue++
+		in.Pipes[k[1]]++
+		in.Slots++
+		in.SlotPipes[k[1]]++
+	}
 	lw.merge()
 	lw.ifConvert()
 	lw.unrollCounted()
@@ -131,6 +144,8 @@ func (lw *lowerer) unrollCounted() {
 			case b.Op == "bra" && len(b.Args) > 0:
 				if tt, found := df.label[b.Args[0].Name]; found && tt <= t+k {
 					ok = false // not innermost
+				} else if found && b.Guard != "" && tt <= j {
+					ok = false // a conditional region in the body (scan_v1's guarded loads; iso3_loop_guard_ld)
 				}
 			case b.Op == "bar" || b.Op == "barrier" || b.Op == "call":
 				ok = false
@@ -143,8 +158,8 @@ func (lw *lowerer) unrollCounted() {
 		}
 		// the exit test: setp on a counter stepped by an immediate inside the loop
 		sp := df.def(in.Guard)
-		if sp < t || sp >= j || fn.Insts[sp].Op != "setp" {
-			continue
+		if sp < t || sp >= j || fn.Insts[sp].Op != "setp" || is64(typ(fn.Insts[sp])) {
+			continue // a 64-bit counter stays as nvcc unrolled it (row_sums; iso3_loop_u64)
 		}
 		counted, remainder := false, false
 		var step []int
@@ -177,8 +192,10 @@ func (lw *lowerer) unrollCounted() {
 		}
 		quarter := func(k int) {
 			l.Insts[k].Issue *= 0.25
+			l.Insts[k].Slots *= 0.25
 			for p := range l.Insts[k].Pipes {
 				l.Insts[k].Pipes[p] *= 0.25
+				l.Insts[k].SlotPipes[p] *= 0.25
 			}
 			l.Insts[k].Why += " (loop unrolled 4x by ptxas: once per 4 trips)"
 		}
@@ -202,32 +219,55 @@ func (lw *lowerer) unrollCounted() {
 const maxPredicated = 10
 
 // ifConvert finds forward conditional branches around a small single-entry region (or an
-// if/else diamond of two) that ptxas turns into predicated code: every warp reaching the
-// branch issues the whole region, so the region's cost moves onto the branch.
+// if/else diamond of two, also in nvcc's form "@p bra A; bra.uni B; A: ...; bra.uni C; B:
+// ...; C:") that ptxas turns into predicated code: every warp reaching the branch issues
+// the whole region, so the region's cost moves onto the branch.
+//
+// Regions that load global memory (iso2_guarded_load, iso3_guard_*, iso3_loop_guard_ld,
+// iso3_open_guard_ld*, golden reduce*): predicated inside a loop or inside an open
+// convergence region; at the top level only when the region is the load and its address
+// arithmetic alone and the loaded value goes first to a store or a shuffle (reduce's
+// guarded first load into shared memory, iso3_guard_smem; not iso3_guard_ld, warp_vote);
+// never when the region also stores to global memory (iso2_reduce_gmem, iso3_guard_copy).
 func (lw *lowerer) ifConvert() {
 	fn, l := lw.fn, lw.l
 	labelAt := map[int]bool{}
 	for _, lb := range fn.Labels {
 		labelAt[lb.Index] = true
 	}
-	clean := func(a, b int) bool { // [a, b): no labels inside, no control flow, no barriers
+	// scan reports whether [a, b) has no labels inside, no control flow and no barriers,
+	// and whether it loads global memory, stores it, or does anything but address
+	// arithmetic and the load
+	type facts struct{ ok, gload, gstore, other bool }
+	scan := func(a, b int) facts {
+		var f facts
+		f.ok = true
 		for i := a; i < b; i++ {
+			in := fn.Insts[i]
 			if i > a && labelAt[i] {
-				return false
+				f.ok = false
 			}
-			switch fn.Insts[i].Op {
+			global := !has(in, "shared") && !has(in, "param") && !has(in, "const") && !has(in, "local")
+			switch in.Op {
 			case "bra", "brx", "ret", "exit", "bar", "barrier", "call", "atom", "red", "trap", "shfl", "vote", "membar", "fence":
-				return false
+				f.ok = false
 			case "ld", "ldu":
-				// a region that loads from global memory keeps its branch (BSSY/BRA/BSYNC);
-				// shared loads and stores are predicated (iso2_guarded_load, iso2_reduce_gmem
-				// against iso2_reduce_smem)
-				if in := fn.Insts[i]; !has(in, "shared") && !has(in, "param") && !has(in, "const") {
-					return false
+				if global {
+					f.gload = true
+				} else {
+					f.other = true
 				}
+			case "st":
+				if global {
+					f.gstore = true
+				}
+				f.other = true
+			case "cvta", "mul", "add", "mov", "cvt", "shl":
+			default:
+				f.other = true
 			}
 		}
-		return true
+		return f
 	}
 	cost := func(a, b int) float64 {
 		c := 0.0
@@ -244,38 +284,138 @@ func (lw *lowerer) ifConvert() {
 		if !ok || tgt <= pc+1 || lw.toExit(tgt) {
 			continue
 		}
-		lo, hi := pc+1, tgt
-		end := -1
-		if last := fn.Insts[tgt-1]; last.Op == "bra" && last.Guard == "" && len(last.Args) > 0 {
-			// if/else: the then-arm ends with a jump over the else-arm
-			if e, ok := lw.df.label[last.Args[0].Name]; ok && e > tgt && clean(lo, tgt-1) && clean(tgt, e) {
-				end = e
+		var arms [][2]int // the predicated ranges
+		var jumps []int   // unconditional jumps of a diamond (laid out away)
+		hi := tgt
+		if nx := fn.Insts[pc+1]; tgt == pc+2 && nx.Op == "bra" && nx.Guard == "" && len(nx.Args) > 0 {
+			// nvcc's diamond: @p bra A; bra.uni B; A: then; bra.uni C; B: else; C:
+			b, ok1 := lw.df.label[nx.Args[0].Name]
+			if !ok1 || b <= tgt {
+				continue
 			}
+			last := fn.Insts[b-1]
+			if last.Op != "bra" || last.Guard != "" || len(last.Args) == 0 {
+				continue
+			}
+			c, ok2 := lw.df.label[last.Args[0].Name]
+			if !ok2 || c < b {
+				continue
+			}
+			arms, jumps, hi = [][2]int{{tgt, b - 1}, {b, c}}, []int{pc + 1, b - 1}, c
+		} else if last := fn.Insts[tgt-1]; last.Op == "bra" && last.Guard == "" && len(last.Args) > 0 {
+			// if/else: the then-arm ends with a jump over the else-arm
+			e, ok := lw.df.label[last.Args[0].Name]
+			if !ok || e <= tgt {
+				continue
+			}
+			arms, jumps, hi = [][2]int{{pc + 1, tgt - 1}, {tgt, e}}, []int{tgt - 1}, e
+		} else {
+			arms = [][2]int{{pc + 1, tgt}}
 		}
-		var c float64
-		switch {
-		case end > 0:
-			c = cost(lo, tgt-1) + cost(tgt, end)
-			hi = end
-		case clean(lo, hi):
-			c = cost(lo, hi)
-		default:
-			continue
+		var f facts
+		f.ok = true
+		c := 0.0
+		for _, a := range arms {
+			g := scan(a[0], a[1])
+			f.ok, f.gload, f.gstore, f.other = f.ok && g.ok, f.gload || g.gload, f.gstore || g.gstore, f.other || g.other
+			c += cost(a[0], a[1])
 		}
-		if c > maxPredicated {
+		keep := !f.ok || c > maxPredicated
+		if !keep && f.gload {
+			nested := lw.loopHeader(pc) >= 0 || lw.inOpen[pc]
+			keep = f.gstore || !nested && (f.other || !lw.feedsStoreOrShuffle(arms, hi))
+		}
+		if keep {
+			for _, j := range jumps {
+				lw.emit(j, "if/else arm laid out without a jump (the convergence barrier joins them)")
+			}
 			continue
 		}
 		var pipes [NumPipes]float64
-		for i := lo; i < hi; i++ {
-			for k, v := range l.Insts[i].Pipes {
-				pipes[k] += v
+		for _, j := range jumps {
+			lw.emit(j, "if/else jump: removed by predication")
+		}
+		for _, a := range arms {
+			for i := a[0]; i < a[1]; i++ {
+				for k, v := range l.Insts[i].Pipes {
+					pipes[k] += v
+				}
+				l.Insts[i].Issue, l.Insts[i].Pipes = 0, [NumPipes]float64{}
+				l.Insts[i].Why = fmt.Sprintf("predicated: issued with the if-converted branch at PTX instruction %d", pc)
 			}
-			l.Insts[i].Issue, l.Insts[i].Pipes = 0, [NumPipes]float64{}
-			l.Insts[i].Why = fmt.Sprintf("predicated: issued with the if-converted branch at PTX instruction %d", pc)
 		}
 		l.Insts[pc].Issue, l.Insts[pc].Pipes = c, pipes
+		l.Insts[pc].Slots, l.Insts[pc].SlotPipes = 0, [NumPipes]float64{} // no branch is issued
 		l.Insts[pc].Why = fmt.Sprintf("if-converted: the %d instructions up to PTX instruction %d are predicated, no branch", int(c), hi)
 	}
+}
+
+// feedsStoreOrShuffle reports whether the first instruction after the region (from hi on)
+// that reads a value loaded in one of the arms is a store of it or a shuffle.
+func (lw *lowerer) feedsStoreOrShuffle(arms [][2]int, hi int) bool {
+	loaded := map[string]bool{}
+	for _, a := range arms {
+		for i := a[0]; i < a[1]; i++ {
+			if in := lw.fn.Insts[i]; in.Op == "ld" || in.Op == "ldu" {
+				for _, d := range dests(in) {
+					loaded[d] = true
+				}
+			}
+		}
+	}
+	for i := hi; i < len(lw.fn.Insts); i++ {
+		in := lw.fn.Insts[i]
+		for _, r := range srcs(in) {
+			if !loaded[r] {
+				continue
+			}
+			if in.Op == "mov" && len(in.Args) > 1 && in.Args[1].Kind == ptx.OpReg {
+				for _, d := range dests(in) { // a register move (mov.b32 of a float) is transparent
+					loaded[d] = true
+				}
+				break
+			}
+			return in.Op == "st" || in.Op == "shfl"
+		}
+		if in.Op == "bra" || in.Op == "ret" || in.Op == "exit" {
+			return false
+		}
+	}
+	return false
+}
+
+// setpOperands reports whether both operands of the predicate and/or at pc are compares
+// (setp) used by nothing else.
+func (lw *lowerer) setpOperands(pc int) bool {
+	in := lw.fn.Insts[pc]
+	if len(in.Args) != 3 {
+		return false
+	}
+	for k := 1; k <= 2; k++ {
+		d := lw.df.srcDef(in, k)
+		if d < 0 || lw.fn.Insts[d].Op != "setp" || len(lw.df.users(d)) != 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// maskTest reports whether pc is setp.eq/ne of an and-with-immediate against 0 whose only
+// user is this compare: ptxas writes the predicate with the LOP3 itself.
+func (lw *lowerer) maskTest(pc int) bool {
+	in := lw.fn.Insts[pc]
+	if in.Op != "setp" || len(in.Args) != 3 || (!has(in, "eq") && !has(in, "ne")) || is64(typ(in)) || strings.HasPrefix(typ(in), "f") {
+		return false
+	}
+	if a := in.Args[2]; a.Kind != ptx.OpImm || a.Imm != 0 {
+		return false
+	}
+	d := lw.df.srcDef(in, 1)
+	if d < 0 {
+		return false
+	}
+	u := lw.fn.Insts[d]
+	return u.Op == "and" && !is64(typ(u)) && len(u.Args) > 2 && u.Args[2].Kind == ptx.OpImm && len(lw.df.users(d)) == 1
 }
 
 // usedOnlyBy reports whether every user of pc's result satisfies ok (false when unused).
@@ -368,11 +508,21 @@ func (lw *lowerer) inst(pc int, in *ptx.Inst) {
 				lw.emit(pc, "parameter already in a register or constant operand")
 				return
 			}
+			op, why := "ULDC", "parameter: ULDC from the constant bank"
 			if wide {
-				lw.emit(pc, "parameter: LDC.64 from the constant bank", "LDC")
-			} else {
-				lw.emit(pc, "parameter: ULDC from the constant bank", "ULDC")
+				op, why = "LDC", "parameter: LDC.64 from the constant bank"
 			}
+			// ptxas places the load just before its first use: past an early predicated
+			// EXIT, only the warps that stay load it (iso3_bounds2d, iso3_guard_ld)
+			if u := lw.firstUse(pc); u > pc && lw.exitBetween(pc, u) {
+				if h := lw.loopHeader(u); h > 0 {
+					u = h - 1
+				}
+				lw.emit(pc, why+" (issued at its first use, PTX instruction "+fmt.Sprint(u)+")")
+				lw.sunk = append(lw.sunk, [2]int{u, int(sassPipe(op))})
+				return
+			}
+			lw.emit(pc, why, op)
 			return
 		}
 		lw.mem(pc, in)
@@ -440,7 +590,12 @@ func (lw *lowerer) inst(pc int, in *ptx.Inst) {
 			lw.emit(pc, "SHF.R", "SHF")
 		}
 	case "and", "or", "xor", "not", "cnot", "lop3":
-		if t == "pred" {
+		if t == "pred" && (in.Op == "and" || in.Op == "or") && lw.setpOperands(pc) {
+			// ISETP takes a predicate to combine with (ISETP.GE.OR P0, ..., P1) and BRA a
+			// second predicate: the and/or of two compares costs nothing (tt_copyCol's bounds
+			// test, collatz's loop test; iso3_bounds2d, iso3_while2)
+			lw.emit(pc, "and/or of two compares: folded into the second ISETP's predicate combine")
+		} else if t == "pred" {
 			lw.emit(pc, "PLOP3", "PLOP3")
 		} else if wide && in.Op == "and" && len(in.Args) > 2 && in.Args[2].Kind == ptx.OpImm && in.Args[2].Imm >= 0 && in.Args[2].Imm < 1<<32 {
 			lw.emit(pc, "64-bit and with a 32-bit mask: LOP3 on the low half, the high half is RZ", "LOP3")
@@ -479,6 +634,8 @@ func (lw *lowerer) inst(pc int, in *ptx.Inst) {
 		}
 	case "setp", "set":
 		switch {
+		case lw.maskTest(pc):
+			lw.emit(pc, "test of an and with a mask against 0: the LOP3 writes the predicate (LOP3.LUT P0)")
 		case f && wide:
 			lw.emit(pc, "DSETP", "DSETP")
 		case f:
@@ -489,6 +646,16 @@ func (lw *lowerer) inst(pc int, in *ptx.Inst) {
 			lw.emit(pc, "ISETP", "ISETP")
 		}
 	case "selp", "slct":
+		if len(in.Args) > 2 && isImm(in.Args[1]) && isImm(in.Args[2]) && !isZero(in.Args[1]) && !isZero(in.Args[2]) && !wide {
+			// SEL/FSEL take one immediate and RZ: a second non-zero one is materialised first (HFMA2.MMA for a
+			// float, MOV for an integer; iso3_selp_imm)
+			mov := "MOV"
+			if f {
+				mov = "HFMA2"
+			}
+			lw.emit(pc, "select of two immediates: "+mov+" + SEL/FSEL", mov, "SEL")
+			return
+		}
 		if wide {
 			lw.emit(pc, "SEL on both halves", "SEL", "SEL")
 		} else {
@@ -581,6 +748,7 @@ func (lw *lowerer) inst(pc int, in *ptx.Inst) {
 }
 
 func (lw *lowerer) branch(pc int, in *ptx.Inst) {
+	lw.inOpen[pc] = pc < lw.openUntil
 	tgt := -1
 	if len(in.Args) > 0 && in.Args[0].Kind == ptx.OpLabel {
 		if i, ok := lw.df.label[in.Args[0].Name]; ok {
@@ -603,19 +771,47 @@ func (lw *lowerer) branch(pc int, in *ptx.Inst) {
 		lw.emit(pc, "loop exit: BRA (the convergence barrier is outside the loop)", "BRA.U")
 		return
 	}
-	if pc < lw.openUntil {
+	if lw.df.uniform[in.Guard] {
+		// the same outcome in every lane: no convergence barrier (reduce_sequential's loop
+		// guard on blockDim; iso3_uniform_branch, iso3_loop_if_gmem, iso3_uniform_and_tid)
+		lw.emit(pc, "warp-uniform branch: BRA, no convergence barrier", "BRA.U")
+		return
+	}
+	if pc < lw.openUntil && !lw.loopInside(lw.openFrom, pc) {
 		lw.emit(pc, "branch inside an open convergence region: BRA to its BSYNC", "BRA.U")
 		return
 	}
 	// a forward conditional branch that can diverge: ptxas opens a convergence barrier
 	// (BSSY) before it and closes it (BSYNC) where the paths meet (iso_branch, branchy)
-	lw.openUntil = tgt
+	if pc >= lw.openUntil {
+		// a region nested in a loop of an open region has its own barrier, issued per trip
+		// (iso3_loop_if_gmem); the outer region stays open
+		lw.openFrom, lw.openUntil = pc, tgt
+	} else {
+		lw.emit(pc, "BSSY + BRA, BSYNC at the reconvergence point (a region in a loop: per trip)", "BSSY", "BRA", "BSYNC")
+		return
+	}
 	if df := lw.df; df.cfg != nil {
 		if b := df.block(pc); b >= 0 && df.cfg.IPDom[b] >= 0 {
 			lw.openUntil = max(tgt, df.cfg.Blocks[df.cfg.IPDom[b]].Start)
 		}
 	}
 	lw.emit(pc, "BSSY + BRA, BSYNC at the reconvergence point", "BSSY", "BRA", "BSYNC")
+}
+
+// loopInside reports whether pc lies in a loop whose header comes after from (a loop nested
+// inside the region that the branch at from opened).
+func (lw *lowerer) loopInside(from, pc int) bool {
+	for j := pc; j < len(lw.fn.Insts); j++ {
+		in := lw.fn.Insts[j]
+		if in.Op != "bra" || len(in.Args) == 0 {
+			continue
+		}
+		if t, ok := lw.df.label[in.Args[0].Name]; ok && t <= pc && t > from {
+			return true
+		}
+	}
+	return false
 }
 
 // loopEnd returns the index of the last back-edge branch of the innermost loop containing
@@ -673,14 +869,12 @@ func (lw *lowerer) mov(pc int, in *ptx.Inst) {
 		}
 	case lw.df.isSharedSym(src):
 		if lw.gen >= 90 {
-			if lw.first("smem:window") {
-				lw.emit(pc, "sm_90 shared window: S2R SR_CgaCtaId, MOV, LEA", "S2R", "MOV", "LEA")
-			} else {
-				lw.emit(pc, "shared window base already in a register")
-			}
+			lw.window(pc)
 		} else {
 			lw.emit(pc, "shared address is an immediate")
 		}
+	case src.Kind == ptx.OpSym && src.Name == "WARP_SZ":
+		lw.emit(pc, "WARP_SZ is the immediate 32 (iso3_divrem: no S2R)")
 	case src.Kind == ptx.OpSym:
 		lw.emit(pc, "address of a variable: MOV or constant operand", "MOV")
 	case src.Kind == ptx.OpImm || src.Kind == ptx.OpFloat:
@@ -694,8 +888,108 @@ func (lw *lowerer) mov(pc int, in *ptx.Inst) {
 			lw.emit(pc, "immediate folded into its user")
 		}
 	default:
+		if lw.liveCopy(pc) {
+			lw.emit(pc, "loop-carried copy whose old value is still read after the new one is made: a MOV", "IMAD.MOV")
+			return
+		}
 		lw.emit(pc, "register move: coalesced away")
 	}
+}
+
+// liveCopy reports whether the register move d = s at pc must stay a MOV: d is a loop-carried
+// register (several definitions), s is computed once from d, and d is read again after s
+// is made, so that the two live at once and cannot share a register (reduce_interleaved's
+// stride: stride*2 computed, then the old stride used; iso3_loop_if_gmem).
+func (lw *lowerer) liveCopy(pc int) bool {
+	in := lw.fn.Insts[pc]
+	if len(in.Args) < 2 || in.Args[0].Kind != ptx.OpReg || in.Args[1].Kind != ptx.OpReg {
+		return false
+	}
+	d, s := in.Args[0].Name, in.Args[1].Name
+	ds := lw.df.def(s)
+	if len(lw.df.defs[d]) < 2 || ds < 0 || ds >= pc {
+		return false
+	}
+	readsD := false
+	for _, r := range srcs(lw.fn.Insts[ds]) {
+		readsD = readsD || r == d
+	}
+	if !readsD {
+		return false
+	}
+	for _, u := range lw.df.uses[d] {
+		if u > ds && u < pc {
+			return true
+		}
+	}
+	return false
+}
+
+// window lowers a mov of a shared variable's address on sm_90: ptxas materialises the
+// shared window (S2R SR_CgaCtaId, MOV, LEA) again in each basic block that needs it rather
+// than keeping it live (histogram256: three times; reduce_warp_shfl: twice), once per block;
+// inside a loop it is hoisted to the loop's entry (histogram256's grid-stride loop), so the
+// cost goes on the instruction before the loop header.
+func (lw *lowerer) window(pc int) {
+	b := lw.df.block(pc)
+	if b >= 0 && lw.first(fmt.Sprintf("smem:window:%d", b)) || b < 0 && lw.first("smem:window") {
+		if h := lw.loopHeader(pc); h > 0 && lw.first(fmt.Sprintf("smem:window:loop:%d", h)) {
+			lw.emit(pc, "shared window: hoisted out of the loop (issued at the loop entry)")
+			in := &lw.l.Insts[h-1]
+			for _, op := range []string{"S2R", "MOV", "LEA"} {
+				in.Issue++
+				in.Pipes[sassPipe(op)]++
+			}
+			in.Slots, in.SlotPipes = in.Issue, in.Pipes
+			in.Why += "; + the shared window hoisted out of the loop below (S2R SR_CgaCtaId, MOV, LEA)"
+			return
+		} else if h > 0 {
+			lw.emit(pc, "shared window already hoisted out of this loop")
+			return
+		}
+		lw.emit(pc, "sm_90 shared window: S2R SR_CgaCtaId, MOV, LEA (once per basic block)", "S2R", "MOV", "LEA")
+		return
+	}
+	lw.emit(pc, "shared window base already in a register (same basic block)")
+}
+
+// firstUse returns the lowest-numbered instruction reading the value pc defines, or -1.
+func (lw *lowerer) firstUse(pc int) int {
+	best := -1
+	for _, u := range lw.df.users(pc) {
+		if best < 0 || u < best {
+			best = u
+		}
+	}
+	return best
+}
+
+// exitBetween reports whether a conditional branch to a ret/exit lies in (a, b).
+func (lw *lowerer) exitBetween(a, b int) bool {
+	for i := a + 1; i < b; i++ {
+		in := lw.fn.Insts[i]
+		if in.Op == "bra" && in.Guard != "" && len(in.Args) > 0 {
+			if t, ok := lw.df.label[in.Args[0].Name]; ok && t > i && lw.toExit(t) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// loopHeader returns the first instruction of the innermost loop containing pc (the target
+// of a back edge at or after pc), or -1.
+func (lw *lowerer) loopHeader(pc int) int {
+	for j := pc; j < len(lw.fn.Insts); j++ {
+		in := lw.fn.Insts[j]
+		if in.Op != "bra" || len(in.Args) == 0 {
+			continue
+		}
+		if t, ok := lw.df.label[in.Args[0].Name]; ok && t <= pc {
+			return t
+		}
+	}
+	return -1
 }
 
 // storedValue reports whether register r is the data operand of a store or atomic.
@@ -777,7 +1071,8 @@ func (lw *lowerer) cvt(pc int, in *ptx.Inst) {
 		case db <= sb && db >= 32:
 			lw.emit(pc, "narrowing: the low register is used")
 		case db == 64 && sb == 32 && strings.HasPrefix(st, "s"):
-			if lw.usedOnlyBy(pc, func(u *ptx.Inst) bool { return u.Op == "mul" && has(u, "wide") }) {
+			if lw.usedOnlyBy(pc, func(u *ptx.Inst) bool { return u.Op == "mul" && has(u, "wide") || u.Op == "add" && is64(typ(u)) }) {
+				// into mul.wide.s32, or into the add as IADD3 + LEA.HI.X.SX32 (histogram256)
 				lw.emit(pc, "sign extension folded")
 
 			} else {
@@ -851,6 +1146,12 @@ func (lw *lowerer) div(pc int, in *ptx.Inst, f, wide bool) {
 	}
 	imm := len(in.Args) > 2 && in.Args[2].Kind == ptx.OpImm
 	signed := strings.HasPrefix(t, "s")
+	if !imm && lw.divPartner(pc) {
+		// x/d and x%d share one division: the second is x - q*d or q = (x - r)/d folded
+		// (reduce_ws's lane and warp index; iso3_divrem)
+		lw.emit(pc, "quotient/remainder of a division already made: IMAD + IADD3", "IMAD", "IADD3")
+		return
+	}
 	switch {
 	case imm && pow2(in.Args[2].Imm) == int(in.Args[2].Imm) && !signed:
 		lw.emit(pc, "unsigned division by a power of two: SHF/LOP3", "SHF")
@@ -867,6 +1168,25 @@ func (lw *lowerer) div(pc int, in *ptx.Inst, f, wide bool) {
 	default:
 		lw.emit(pc, "unsigned 32-bit division: I2F + MUFU.RCP + F2I + IMAD refinement", append([]string{"I2F", "MUFU", "VIADD", "F2I", "ISETP", "ISETP", "IADD3", "SEL", "LOP3"}, repeat("IMAD", 7)...)...)
 	}
+}
+
+// divPartner reports whether an earlier div/rem of the same type divides the same registers
+// (each defined once) as the integer div/rem at pc.
+func (lw *lowerer) divPartner(pc int) bool {
+	in := lw.fn.Insts[pc]
+	if len(in.Args) < 3 || in.Args[1].Kind != ptx.OpReg || in.Args[2].Kind != ptx.OpReg ||
+		len(lw.df.defs[in.Args[1].Name]) > 1 || len(lw.df.defs[in.Args[2].Name]) > 1 {
+		return false
+	}
+	for k := 0; k < pc; k++ {
+		o := lw.fn.Insts[k]
+		if (o.Op == "div" || o.Op == "rem") && o.Op != in.Op && typ(o) == typ(in) && len(o.Args) >= 3 &&
+			o.Args[1].Kind == ptx.OpReg && o.Args[2].Kind == ptx.OpReg &&
+			o.Args[1].Name == in.Args[1].Name && o.Args[2].Name == in.Args[2].Name {
+			return true
+		}
+	}
+	return false
 }
 
 // aggregated reports whether in is an integer atomic add on global memory whose address is
@@ -925,4 +1245,12 @@ func (lw *lowerer) mem(pc int, in *ptx.Inst) {
 	default:
 		lw.emit(pc, "prefetch: CCTL", "CCTL")
 	}
+}
+
+// isImm reports whether o is an integer or floating-point immediate.
+func isImm(o ptx.Operand) bool { return o.Kind == ptx.OpImm || o.Kind == ptx.OpFloat }
+
+// isZero reports whether o is the immediate 0 (RZ in SASS).
+func isZero(o ptx.Operand) bool {
+	return o.Kind == ptx.OpImm && o.Imm == 0 || o.Kind == ptx.OpFloat && o.Bits&^(uint64(1)<<(o.FloatBits-1)) == 0
 }

@@ -200,6 +200,8 @@ type Model struct {
 	scan    bool     // test only: walk every sub-partition every event cycle (the loop the queue replaced)
 
 	nextAccs []mem.Access // the accesses of the block AddBlockAccesses is dispatching
+
+	sassInterval [latency.NumPipes]int64 // Program.SASSInterval per pipe (Inst.SASSPipes)
 }
 
 // New starts a replay of prog.
@@ -238,6 +240,9 @@ func New(prog *Program, cfg Config) (*Model, error) {
 		cfg.QueueCycles = 16
 	}
 	m := &Model{prog: prog, tab: prog.Table, cfg: cfg, tlLeft: cfg.TimelineWarps}
+	for p := range m.sassInterval {
+		m.sassInterval[p] = prog.SASSInterval(latency.Pipe(p))
+	}
 	// Warps keep pointers into Timelines: its capacity must never grow.
 	m.res.Timelines = make([]WarpTimeline, 0, max(cfg.TimelineWarps, 0))
 	for i := 0; i < cfg.NumSMs; i++ {
@@ -550,6 +555,14 @@ func (m *Model) classify(s *sm, sp *subpart, w *warp) {
 		return
 	}
 	t := in.Timing
+	if in.SASSPipes != ([latency.NumPipes]uint8{}) {
+		// a split SASS sequence waits for the busiest of its pipes
+		for p, k := range in.SASSPipes {
+			if f := sp.pipeFree[p]; k > 0 && f > sp.pipeFree[t.Pipe] {
+				t.Pipe = latency.Pipe(p)
+			}
+		}
+	}
 	if f := sp.pipeFree[t.Pipe]; m.now < f {
 		w.nst, w.wake = MathPipeThrottle, f
 		switch t.Pipe {
@@ -592,8 +605,18 @@ func (m *Model) issue(s *sm, sp *subpart, w *warp) int64 {
 	w.lastPC = e.PC
 	m.res.Issued += n
 	m.res.IssueActive += n
-	m.res.PipeBusy[t.Pipe] += n * int64(t.IssueCycles)
-	sp.pipeFree[t.Pipe] = m.now + n*int64(t.IssueCycles)
+	if in.SASSPipes != ([latency.NumPipes]uint8{}) {
+		for p, k := range in.SASSPipes {
+			if k > 0 {
+				busy := int64(k) * m.sassInterval[p]
+				m.res.PipeBusy[p] += busy
+				sp.pipeFree[p] = m.now + busy
+			}
+		}
+	} else {
+		m.res.PipeBusy[t.Pipe] += n * int64(t.IssueCycles)
+		sp.pipeFree[t.Pipe] = m.now + n*int64(t.IssueCycles)
+	}
 	if n > 1 {
 		w.wake = m.now + n // the warp stays selected while its slots issue
 	}

@@ -60,6 +60,13 @@ type Inst struct {
 	Line   int     // PTX line, for reports
 	Loc    ptx.Loc // CUDA location from .loc, for per-CUDA-line reports
 	Text   string  // opcode with modifiers, for reports
+
+	// SASSPipes, when not all zero, splits the Issues slots over the pipes the SASS
+	// instructions issue to (gpu/ptxas: IEEE division = MUFU + FFMAs + ALU checks): each
+	// slot occupies its own pipe for one SASS-level issue interval (Program.SASSInterval)
+	// instead of Issues intervals of Timing.Pipe, whose IssueCycles already time the whole
+	// PTX-level expansion. The dependent latency stays Timing.Latency.
+	SASSPipes [latency.NumPipes]uint8
 }
 
 // Program is the static side of a replay: one Inst per PC. PCs are indices
@@ -68,6 +75,35 @@ type Program struct {
 	Insts    []Inst
 	RegNames []string // register id -> name ("%r5", "%v1.x")
 	Table    *latency.Table
+}
+
+// SASSInterval is the issue interval (cycles a sub-partition's pipe is busy) of one SASS
+// instruction on pipe p: that of the table's single-instruction class of the pipe (IADD3,
+// FADD, DADD, MUFU, LDS, LDG, BRA, SHFL, HMMA).
+func (p *Program) SASSInterval(pipe latency.Pipe) int64 {
+	if p.Table == nil {
+		return 1
+	}
+	c := latency.ClassIAdd
+	switch pipe {
+	case latency.PipeFP32:
+		c = latency.ClassFAdd
+	case latency.PipeFP64:
+		c = latency.ClassFAdd64
+	case latency.PipeSFU:
+		c = latency.ClassMufu
+	case latency.PipeMIO:
+		c = latency.ClassLdShared
+	case latency.PipeMemory:
+		c = latency.ClassLdGlobal
+	case latency.PipeControl:
+		c = latency.ClassBra
+	case latency.PipeShuffle:
+		c = latency.ClassShfl
+	case latency.PipeTensor:
+		c = latency.ClassTensor
+	}
+	return int64(max(p.Table.ClassTiming(c).IssueCycles, 1))
 }
 
 // NumRegs is the number of distinct registers the program names.
