@@ -38,6 +38,10 @@ type block struct {
 	// exitedThreads of the block; barriers for all threads wait only for
 	// the threads that have not exited (PTX ISA, exit).
 	exitedThreads int
+	clu           *clusterState // its cluster (cluster.go)
+	rank          int           // %cluster_ctarank in its group's order
+	gidx          int           // index in its co-scheduled group
+	over          bool          // every warp is done
 }
 
 // launcher runs the blocks of one launch.
@@ -70,6 +74,8 @@ type launcher struct {
 	doneBlocks      int        // blocks committed (progress)
 
 	async *asyncState // mbarrier progress (bulk.go); nil until an mbarrier changes
+	cl    *clusterCfg // the launch's clusters and groups (cluster.go)
+	grp   *groupState // the slot's co-scheduled group; nil when blocks run alone
 }
 
 // quantum is how many warp-instructions a warp runs before the scheduler
@@ -484,6 +490,7 @@ func (l *launcher) runWarp(w *warp, n int) error {
 					l.chk.exit(w, pc, exec)
 				}
 				w.blk.exitedThreads += bits.OnesCount32(exec &^ w.exited)
+				l.clusterExit(w, exec&^w.exited)
 				w.exited |= exec
 				w.removeLanes(0, exec)
 				event = "exit"
@@ -510,7 +517,7 @@ func (l *launcher) runWarp(w *warp, n int) error {
 				pc++
 				break
 			}
-			return l.laneError(w, pc, firstLane(exec), Trap, 0, "trap instruction executed", "")
+			return l.laneError(w, pc, firstLane(exec), Trap, 0, "trap instruction executed", l.cooperativeHint())
 		case kBar:
 			if exec == 0 {
 				pc++
@@ -595,6 +602,19 @@ func (l *launcher) runWarp(w *warp, n int) error {
 			pc++
 			if yield {
 				issued = n // a failed mbarrier wait ends the warp's turn: the others can arrive
+			}
+		case kCluster:
+			wait, err := l.clusterExec(w, o, pc0, exec, r)
+			if err != nil {
+				return err
+			}
+			pc++
+			if wait {
+				w.stack[len(w.stack)-1].pc = pc
+				if tracing {
+					l.tr.step(l, w, pc0, o, active0, exec, "")
+				}
+				return nil
 			}
 		case kUnsupported:
 			if exec == 0 {
