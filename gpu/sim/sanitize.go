@@ -203,7 +203,7 @@ func newChecker(l *launcher, c Checks) *checker {
 			k.pcf[pc] |= pfAligned
 		}
 		if strings.HasPrefix(t, "membar.gl") || strings.HasPrefix(t, "membar.sys") ||
-			(strings.HasPrefix(t, "fence.") && !strings.Contains(t, ".cta") && !strings.Contains(t, "proxy")) {
+			(strings.HasPrefix(t, "fence.") && !strings.Contains(t, ".cta") && !strings.Contains(t, ".cluster") && !strings.Contains(t, "proxy")) {
 			k.fences = true
 		}
 	}
