@@ -264,7 +264,7 @@ func (l *launcher) access(w *warp, o *op, pc int32, mask uint32, r []uint64, add
 // record reports an access to the memory model and the trace.
 func (l *launcher) record(w *warp, o *op, pc int32, mask uint32, addr *[32]uint64, sp space, kind mem.Kind, n int) {
 	if l.chk != nil {
-		if l.grp != nil && sp == spShared {
+		if sp == spShared && (l.grp != nil || anyCluster(mask, addr)) {
 			l.clusterRecord(w, pc, mask, addr, kind, n)
 		} else {
 			l.chk.access(w, pc, mask, addr, sp, kind, n)

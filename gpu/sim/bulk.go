@@ -444,7 +444,7 @@ func (l *launcher) bulkCopyLane(w *warp, o *op, pc int32, lane int, r []uint64, 
 		copy(d, s)
 	}
 	if dsp == spShared && l.chk != nil {
-		l.chk.asyncFill(dst, n)
+		l.sharedFill(w, dst, n) // the block's checker, or the cluster block's whose shared memory dst names (cluster.go)
 	}
 	if !a.hasBar {
 		return nil

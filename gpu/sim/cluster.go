@@ -676,7 +676,11 @@ func (l *launcher) cooperativeHint() string {
 // for that block's initcheck, and with racecheck every lane goes through the
 // distributed shared memory shadow (races between blocks of the cluster).
 func (l *launcher) clusterRecord(w *warp, pc int32, mask uint32, addr *[32]uint64, kind mem.Kind, n int) {
-	gs := l.grp
+	var chks []*checker
+	dsmem := false
+	if gs := l.grp; gs != nil {
+		chks, dsmem = gs.chks, gs.csh != nil
+	}
 	var own uint32
 	var offs [32]uint64
 	write, read, atomic := kind != mem.Load, kind != mem.Store, kind == mem.Atomic || kind == mem.Reduction
@@ -690,12 +694,12 @@ func (l *launcher) clusterRecord(w *warp, pc int32, mask uint32, addr *[32]uint6
 		offs[lane] = off
 		if t == w.blk {
 			own |= 1 << uint(lane)
-		} else if write && gs.chks != nil {
-			if k := gs.chks[t.gidx]; k.sh != nil {
+		} else if write && chks != nil {
+			if k := chks[t.gidx]; k.sh != nil {
 				k.asyncFill(off, uint64(n))
 			}
 		}
-		if gs.csh != nil {
+		if dsmem {
 			l.dsmemCheck(w, pc, lane, t, off, n, read, write, atomic)
 		}
 	}
@@ -816,4 +820,33 @@ func (l *launcher) waitScope(w *warp) ([]*warp, int) {
 		return l.grp.warps, l.grp.blocks[0].lin
 	}
 	return w.blk.warps, w.blk.lin
+}
+
+// sharedFill marks n shared bytes at a (a shared::cluster address of another
+// block of the cluster, or the block's own offset) written by a bulk copy, for initcheck.
+func (l *launcher) sharedFill(w *warp, a, n uint64) {
+	if a < 1<<clusterShift {
+		l.chk.asyncFill(a, n)
+		return
+	}
+	if l.grp == nil || l.grp.chks == nil || w.blk.clu == nil {
+		return
+	}
+	rank := a>>clusterShift - 1
+	if rank >= uint64(len(w.blk.clu.blocks)) {
+		return
+	}
+	if k := l.grp.chks[w.blk.clu.blocks[rank].gidx]; k.sh != nil {
+		k.asyncFill(a&(1<<clusterShift-1), n)
+	}
+}
+
+// anyCluster reports whether some lane's shared address names a cluster block rank.
+func anyCluster(mask uint32, addr *[32]uint64) bool {
+	for m := mask; m != 0; m &= m - 1 {
+		if addr[bits.TrailingZeros32(m)] >= 1<<clusterShift {
+			return true
+		}
+	}
+	return false
 }

@@ -220,3 +220,26 @@ func TestClusterErrors(t *testing.T) {
 		t.Errorf("a cluster barrier that cannot complete: %v", err)
 	}
 }
+
+// TestClusterOfOne: a launch without clusters is one of clusters of one block: mapa to
+// rank 0 and the cluster barrier work within the block, with the checks on.
+func TestClusterOfOne(t *testing.T) {
+	res, out, err := runOut(t, ringPTX, [3]int{3, 1, 1}, [3]int{64, 1, 1}, 3*64*7, Config{Check: Checks{Race: true, Init: true, Sync: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for b := 0; b < 3; b++ {
+		for tid := 0; tid < 64; tid++ {
+			got := out[(b*64+tid)*7:][:7]
+			want := []uint32{uint32(b*1000 + tid), 0, uint32(b), 0, 3, 1, 0}
+			for i := range want {
+				if got[i] != want[i] {
+					t.Fatalf("block %d thread %d word %d: got %d, want %d", b, tid, i, got[i], want[i])
+				}
+			}
+		}
+	}
+	for _, f := range res.Findings {
+		t.Errorf("unexpected finding %s", f.Detail)
+	}
+}
