@@ -58,6 +58,7 @@ const ringPTX = header + `.visible .entry k(.param .u64 out)
 
 func TestClusterRing(t *testing.T) {
 	const grid, block, cl = 8, 64, 4
+	var first *Result
 	for _, workers := range []int{1, 2, 4} {
 		for _, chk := range []Checks{{}, {Race: true, Init: true, Sync: true}} {
 			res, out, err := runOut(t, ringPTX, [3]int{grid, 1, 1}, [3]int{block, 1, 1}, grid*block*7,
@@ -80,6 +81,11 @@ func TestClusterRing(t *testing.T) {
 			}
 			for _, f := range res.Findings {
 				t.Errorf("workers %d: unexpected finding %s", workers, f.Detail)
+			}
+			if first == nil {
+				first = res
+			} else if res.Stats != first.Stats {
+				t.Errorf("workers %d: stats %+v, with one worker %+v", workers, res.Stats, first.Stats)
 			}
 		}
 	}
