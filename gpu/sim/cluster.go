@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"sort"
 	"strings"
 
 	"github.com/kernelscope/kernelscope/gpu/mem"
@@ -849,4 +850,26 @@ func anyCluster(mask uint32, addr *[32]uint64) bool {
 		}
 	}
 	return false
+}
+
+// sortGroupLog orders a group's logged accesses block by block (group order),
+// keeping each block's own order, so that a consumer that joins accesses to the
+// blocks' issue streams, which follow block by block, finds each block's together.
+func (s *blockSlot) sortGroupLog() {
+	g := s.l.grp
+	at := make(map[int]int, len(g.blocks))
+	for i, b := range g.blocks {
+		at[b.lin] = i
+	}
+	sort.SliceStable(s.log, func(i, j int) bool { return at[s.log[i].Block] < at[s.log[j].Block] })
+}
+
+// cutGroup drops a group's issue streams: its access log is handed over before
+// the group ends, interleaved between its blocks, so the streams could not be
+// joined to their accesses (the timing model is then skipped with a note).
+func (s *blockSlot) cutGroup() {
+	s.cut = true
+	for _, w := range s.l.grp.warps {
+		w.issues = nil
+	}
 }

@@ -406,6 +406,9 @@ func (s *blockSlot) logAccess(a *mem.Access) {
 	}
 	s.log = append(s.log, *a)
 	if len(s.log) >= maxLogAccesses {
+		if s.l.grp != nil {
+			s.cutGroup() // cluster.go: handed over interleaved, a group's accesses cannot be joined to its blocks' issues
+		}
 		if !s.becomeHead() {
 			s.log = s.log[:0] // the block is dropped
 			return
@@ -562,6 +565,9 @@ func (c *coord) commit(s *blockSlot) bool {
 		b.progress((s.pos+1)*b.cl.per, s.pos == c.nblocks-1)
 	}
 	if c.queue != nil {
+		if l.grp != nil && !s.cut {
+			s.sortGroupLog() // cluster.go: block by block, as the blocks' issue streams follow
+		}
 		c.queue <- consumed{slot: s}
 		return true
 	}
