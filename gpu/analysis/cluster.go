@@ -69,7 +69,23 @@ func clusterConfig(cfg *sim.Config, req Request, k *ptx.Func, occ *report.Occupa
 		}
 	}
 	if cfg.Cooperative && occ != nil {
-		cfg.MaxResident = occ.ActiveBlocksPerSM * sms
-		cfg.MaxResidentWhy = fmt.Sprintf("%d blocks per SM on %d SMs, occupancy limited by %s", occ.ActiveBlocksPerSM, sms, strings.Join(occ.LimitingFactors, ", "))
+		per, why := occ.ActiveBlocksPerSM, strings.Join(occ.LimitingFactors, ", ")
+		if !strings.HasPrefix(rep.Registers.Source, "ptxas") {
+			// Registers estimated from PTX liveness overshoot ptxas's count (grid_reduce:
+			// 6 blocks per SM estimated, 8 on the H200): do not refuse a launch on them.
+			per, why = 0, ""
+			for _, k := range []string{"warps", "blocks", "shared_memory", "barriers"} {
+				if v, ok := occ.Limits[k]; ok && v > 0 && (per == 0 || v < per) {
+					per, why = v, k
+				} else if ok && v == per {
+					why += ", " + k
+				}
+			}
+			why = strings.ReplaceAll(why, "_", " ") + "; registers not counted: they are estimated from the PTX, and ptxas's count decides on a GPU"
+		}
+		if per > 0 {
+			cfg.MaxResident = per * sms
+			cfg.MaxResidentWhy = fmt.Sprintf("%d blocks per SM on %d SMs, occupancy limited by %s", per, sms, why)
+		}
 	}
 }

@@ -106,9 +106,9 @@ func TestClusterH200(t *testing.T) {
 func TestClusterStops(t *testing.T) {
 	for path, req := range clusterPaths(t) {
 		for launch, want := range map[string]string{
-			`dsmem_hist<<<6, 128, 0, cluster(4)>>>(in=arange(8192):u32, out=zeros(512):u32, n=8192)`:                                                        "not a multiple of the cluster (4,1,1) in x",
-			`ring<<<6, 128>>>(out=zeros(3072):u32, spec=zeros(128):u32, addrs=zeros(32):u32)`:                                                               "not a multiple of the cluster (4,1,1) in x",
-			`grid_reduce<<<5000, 256, cooperative>>>(in=arange(135168):u32, partial=zeros(5000):f32, out=zeros(1280002):f32, count=zeros(1):u32, n=135168)`: "cooperative launch of 5000 blocks needs all 5000 resident at once; at most",
+			`dsmem_hist<<<6, 128, 0, cluster(4)>>>(in=arange(8192):u32, out=zeros(512):u32, n=8192)`:                                                       "not a multiple of the cluster (4,1,1) in x",
+			`ring<<<6, 128>>>(out=zeros(3072):u32, spec=zeros(128):u32, addrs=zeros(32):u32)`:                                                              "not a multiple of the cluster (4,1,1) in x",
+			`grid_reduce<<<1057, 256, cooperative>>>(in=arange(135168):u32, partial=zeros(1057):f32, out=zeros(270594):f32, count=zeros(1):u32, n=135168)`: "cooperative launch of 1057 blocks needs all 1057 resident at once; at most 1056 fit (8 blocks per SM on 132 SMs",
 		} {
 			t.Run(path, func(t *testing.T) {
 				req.Launch = parseLaunch(t, launch, nil)

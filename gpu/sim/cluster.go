@@ -589,6 +589,13 @@ func (l *launcher) clusterComplete(cs *clusterState) {
 	}
 	cs.done++
 	cs.arrived = 0
+	// Every thread of each block arrived: for the block's own checks the phase is
+	// a block-wide barrier too (accesses before it are ordered with those after).
+	for _, b := range cs.blocks {
+		if k := l.checkerOf(b); k != nil {
+			k.released(b, -1, 0)
+		}
+	}
 	keep := cs.waiters[:0]
 	for _, x := range cs.waiters {
 		ok := true
@@ -872,4 +879,15 @@ func (s *blockSlot) cutGroup() {
 	for _, w := range s.l.grp.warps {
 		w.issues = nil
 	}
+}
+
+// checkerOf is the checker of block b (nil when no check is on).
+func (l *launcher) checkerOf(b *block) *checker {
+	if l.grp != nil {
+		if l.grp.chks == nil {
+			return nil
+		}
+		return l.grp.chks[b.gidx]
+	}
+	return l.chk
 }
