@@ -157,9 +157,9 @@ func (c *clusterCfg) groupBlock(grid [3]int, g, i int) int {
 	return (z*grid[1]+y)*grid[0] + x
 }
 
-// newGroup makes a slot's group: its blocks (the first is sl.blk), their warps and clusters.
-func (sl *launcher) newGroup(first *block, mk func() *block) {
-	c := sl.cl
+// newGroup makes a slot's group: its blocks (the first is l.blk), their warps and clusters.
+func (l *launcher) newGroup(first *block, mk func() *block) {
+	c := l.cl
 	g := &groupState{}
 	for i := 0; i < c.per; i++ {
 		b := first
@@ -179,7 +179,7 @@ func (sl *launcher) newGroup(first *block, mk func() *block) {
 			g.warps = append(g.warps, w)
 		}
 	}
-	sl.grp = g
+	l.grp = g
 }
 
 // single gives a block of an ungrouped launch its own cluster of one.
@@ -800,24 +800,24 @@ func (l *launcher) warpAt(gid int) *warp {
 // groupCheckers gives each block of a slot's group a checker of its own
 // (merged at commit, block by block), and the group a distributed shared
 // memory shadow when racecheck is on.
-func (sl *launcher) groupCheckers(s *blockSlot) {
-	g := sl.grp
-	base := sl.chk
+func (l *launcher) groupCheckers(s *blockSlot) {
+	g := l.grp
+	base := l.chk
 	ck := base.c
 	ck.MaxFindings = 1 << 30
 	for _, blk := range g.blocks {
-		sl.blk = blk
-		k := newChecker(sl, ck)
-		if base.c.Init && sl.heap.anyUndef() {
+		l.blk = blk
+		k := newChecker(l, ck)
+		if base.c.Init && l.heap.anyUndef() {
 			k.glog = &globalLog{}
 		}
 		g.chks = append(g.chks, k)
 	}
-	sl.blk = g.blocks[0]
-	sl.chk = g.chks[0]
+	l.blk = g.blocks[0]
+	l.chk = g.chks[0]
 	s.ownCheck = true
 	if ck.Race {
-		g.csh = make([]cword, len(g.blocks)*((sl.prog.sharedSize+3)/4))
+		g.csh = make([]cword, len(g.blocks)*((l.prog.sharedSize+3)/4))
 	}
 }
 
