@@ -68,6 +68,13 @@ func clusterConfig(cfg *sim.Config, req Request, k *ptx.Func, occ *report.Occupa
 			rep.Notes = append(rep.Notes, fmt.Sprintf("clusters of %d×%d×%d blocks from __cluster_dims__ in the source (the PTX does not carry it)", d[0], d[1], d[2]))
 		}
 	}
+	if d := cfg.Cluster; d[0]*max(d[1], 1)*max(d[2], 1) > 1 {
+		n := 1
+		for i := range d {
+			n *= max(d[i], 1)
+		}
+		rep.Notes = append(rep.Notes, fmt.Sprintf("clusters of %d blocks, each run co-scheduled; the occupancy is per SM: how many clusters fit on the GPU at once (a cluster stays in one GPC) is not modelled", n))
+	}
 	if cfg.Cooperative && occ != nil {
 		per, why := occ.ActiveBlocksPerSM, strings.Join(occ.LimitingFactors, ", ")
 		if !strings.HasPrefix(rep.Registers.Source, "ptxas") {
