@@ -31,6 +31,10 @@ import (
 // clusterShift places the block rank of a shared::cluster address.
 const clusterShift = 24
 
+// maxGroupShadow bounds the shared-memory shadow state of a co-scheduled
+// group's checkers (64 bytes per word per block).
+const maxGroupShadow = 512 << 20
+
 // maxClusterSize is the most blocks a cluster may have (16 with
 // cudaFuncAttributeNonPortableClusterSizeAllowed on sm_90; 8 is portable).
 const maxClusterSize = 16
@@ -805,6 +809,13 @@ func (l *launcher) groupCheckers(s *blockSlot) {
 	base := l.chk
 	ck := base.c
 	ck.MaxFindings = 1 << 30
+	words := (l.prog.sharedSize + 3) / 4
+	if need := len(g.blocks) * words * 64; (ck.Race || ck.Init) && need > maxGroupShadow {
+		// One checker per co-scheduled block: bounded like the global shadow.
+		ck.Race, ck.Init = false, false
+		base.notes = appendOnce(base.notes, fmt.Sprintf("racecheck and initcheck were off: the %d co-scheduled blocks of a group would need %d MB of shadow state for their shared memory (the limit is %d MB)",
+			len(g.blocks), need>>20, maxGroupShadow>>20))
+	}
 	for _, blk := range g.blocks {
 		l.blk = blk
 		k := newChecker(l, ck)
@@ -816,8 +827,8 @@ func (l *launcher) groupCheckers(s *blockSlot) {
 	l.blk = g.blocks[0]
 	l.chk = g.chks[0]
 	s.ownCheck = true
-	if ck.Race {
-		g.csh = make([]cword, len(g.blocks)*((l.prog.sharedSize+3)/4))
+	if ck.Race && l.cl.size > 1 {
+		g.csh = make([]cword, len(g.blocks)*words)
 	}
 }
 
@@ -890,4 +901,14 @@ func (l *launcher) checkerOf(b *block) *checker {
 		return l.grp.chks[b.gidx]
 	}
 	return l.chk
+}
+
+// appendOnce appends s to list unless it is there already.
+func appendOnce(list []string, s string) []string {
+	for _, x := range list {
+		if x == s {
+			return list
+		}
+	}
+	return append(list, s)
 }

@@ -249,3 +249,25 @@ func TestClusterOfOne(t *testing.T) {
 		t.Errorf("unexpected finding %s", f.Detail)
 	}
 }
+
+// TestCooperativeShadowBound: the checkers of a co-scheduled group are bounded: a
+// cooperative launch whose blocks' shared shadow would pass the limit runs without
+// racecheck and initcheck, and says so.
+func TestCooperativeShadowBound(t *testing.T) {
+	src := header + `.visible .entry k(.param .u64 out)
+{
+	.reg .b32 %r<4>;
+	.shared .align 4 .b8 s[32768];
+	mov.u32 %r1, %tid.x;
+	st.shared.u32 [s], %r1;
+	ret;
+}
+`
+	res, _, err := runOut(t, src, [3]int{1100, 1, 1}, [3]int{32, 1, 1}, 1, Config{Cooperative: true, Check: Checks{Race: true, Init: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.CheckNotes) == 0 || !strings.Contains(strings.Join(res.CheckNotes, "\n"), "racecheck and initcheck were off: the 1100 co-scheduled blocks") {
+		t.Fatalf("notes %q", res.CheckNotes)
+	}
+}
