@@ -26,7 +26,9 @@ func magicTable() []magicDoc {
 		{"%launch", "%launch NAME(a=rand(1000), b=zeros(1000):f32, n=1000, alpha=2.5f)",
 			"Chooses the kernel and its arguments. Buffers: zeros(n), ones(n), arange(n), rand(n[, lo, hi[, seed]]), fill(n, v), file(\"x.bin\"); " +
 				"element type from the kernel or a suffix :i8 :u8 :i16 :u16 :i32 :u32 :i64 :u64 :f16 :bf16 :f32 :f64. Scalars are literals; a left-out argument takes its CUDA default. " +
-				"A template kernel is named with its arguments, MatrixMul<16>(...); NAME<<<grid, block, shared_bytes>>>(...) also sets the launch configuration."},
+				"A template kernel is named with its arguments, MatrixMul<16>(...); NAME<<<grid, block, shared_bytes>>>(...) also sets the launch configuration; " +
+				"after them, cluster(x, y, z) launches thread-block clusters of that shape (distributed shared memory, cluster.sync()) and cooperative makes a cooperative launch " +
+				"(cudaLaunchCooperativeKernel: grid.sync(); every block must fit on the GPU at once), e.g. k<<<8, 128, 0, cluster(2)>>>(...), k<<<264, 256, cooperative>>>(...)."},
 		{"%shared", "%shared 4096 | 256*sizeof(float) | auto",
 			"Dynamic shared memory per block for extern __shared__ arrays (the third <<<grid, block, bytes>>> value; %launch k<<<4, 256, 1024>>>(...) sets it too); auto: none given."},
 		{"%symbol", "%symbol c_Kernel = rand(17) | file(\"k.bin\"):f32 | 2.5f | clear",

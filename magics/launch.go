@@ -174,7 +174,7 @@ func (p *launchParser) templateArgs(name string) (string, error) {
 	return "", p.errf("%s<...: the template arguments are not closed with >", name)
 }
 
-// config reads <<<grid, block[, shared[, stream]]>>>.
+// config reads <<<grid, block[, shared[, stream]][, cluster(x,y,z)][, cooperative]>>>.
 func (p *launchParser) config(l *Launch) error {
 	p.pos += 3
 	end := strings.Index(p.s[p.pos:], ">>>")
@@ -183,9 +183,41 @@ func (p *launchParser) config(l *Launch) error {
 	}
 	inner := p.s[p.pos : p.pos+end]
 	p.pos += end + 3
-	parts := splitConfig(inner)
+	all := splitConfig(inner)
+	var parts []string
+	for i, x := range all {
+		switch {
+		case i < 2:
+			parts = append(parts, x)
+		case x == "cooperative":
+			if l.Cooperative {
+				return p.errf("<<<...>>>: cooperative is given twice")
+			}
+			l.Cooperative = true
+		case strings.HasPrefix(x, "cluster"):
+			if l.Cluster != [3]int{} {
+				return p.errf("<<<...>>>: the cluster is given twice")
+			}
+			d, err := parseDimExpr(strings.TrimSpace(strings.TrimPrefix(x, "cluster")))
+			if err != nil || !strings.HasPrefix(strings.TrimSpace(strings.TrimPrefix(x, "cluster")), "(") {
+				return p.errf("<<<...>>> cluster: expected cluster(x), cluster(x, y) or cluster(x, y, z), found %q", x)
+			}
+			for k := range d {
+				d[k] = max(d[k], 1)
+			}
+			if n := d[0] * d[1] * d[2]; n > 16 {
+				return p.errf("<<<...>>> cluster: a cluster of %d blocks is more than the 16 an sm_90 GPU allows (8 portable)", n)
+			}
+			l.Cluster = d
+		default:
+			if l.Cluster != [3]int{} || l.Cooperative {
+				return p.errf("<<<...>>>: %q after cluster(...) or cooperative; write the shared bytes and stream first", x)
+			}
+			parts = append(parts, x)
+		}
+	}
 	if len(parts) < 2 || len(parts) > 4 {
-		return p.errf("<<<%s>>>: expected <<<grid, block>>> or <<<grid, block, shared_bytes>>>", inner)
+		return p.errf("<<<%s>>>: expected <<<grid, block>>> or <<<grid, block, shared_bytes>>> (then optionally cluster(x,y,z) and cooperative)", inner)
 	}
 	var err error
 	if l.Grid, err = parseDimExpr(parts[0]); err != nil {

@@ -156,7 +156,8 @@ func orderCheck(ctx context.Context, rep *report.Report, mod *ptx.Module, kernel
 	// the first run's observers: no trace, no memory or issue callbacks, no checks.
 	cfg2 := sim.Config{Grid: cfg.Grid, Block: cfg.Block, DynamicShared: cfg.DynamicShared, NumSMs: cfg.NumSMs, Budget: cfg.Budget,
 		SharedAllocUnit: cfg.SharedAllocUnit, MaxWarpsPerSM: cfg.MaxWarpsPerSM, Symbols: cfg.Symbols,
-		Trace: sim.TraceConfig{MaxSteps: -1}, Reverse: true, Workers: cfg.Workers}
+		Trace: sim.TraceConfig{MaxSteps: -1}, Reverse: true, Workers: cfg.Workers,
+		Cluster: cfg.Cluster, Cooperative: cfg.Cooperative, MaxResident: cfg.MaxResident, MaxResidentWhy: cfg.MaxResidentWhy}
 	res2, err := sim.Launch(ctx, mod, kernel, simArgs, cfg2)
 	if err != nil {
 		return fmt.Errorf("the launch in reverse order failed: %w", err)

@@ -50,10 +50,14 @@ var featCases = []featCase{
 	{name: "cg_memcpy", src: "cg",
 		launch:  `cg_memcpy<<<2, 64>>>(in=file("inputs/cg_in.bin"):i32, out=zeros(128):i32)`,
 		outputs: map[string]string{"out": "cg_memcpy.out"}},
-	// From nvcc's PTX this stops on %envreg2 (TestRealCUDAFeatureStops).
-	{name: "cg_grid1", src: "grid", clangOnly: true,
-		launch:  `cg_grid<<<1, 64>>>(buf=zeros(64):i32, out=zeros(64):i32)`,
+	// Cooperative launches (cudaLaunchCooperativeKernel on the H200): nvcc's grid.sync()
+	// and the prelude's both use the grid workspace of %envreg1:%envreg2.
+	{name: "cg_grid1", src: "grid",
+		launch:  `cg_grid<<<1, 64, 0, cooperative>>>(buf=zeros(64):i32, out=zeros(64):i32)`,
 		outputs: map[string]string{"out": "cg_grid1.out"}},
+	{name: "cg_grid4", src: "grid",
+		launch:  `cg_grid<<<4, 64, 0, cooperative>>>(buf=zeros(256):i32, out=zeros(256):i32)`,
+		outputs: map[string]string{"out": "cg_grid4.out"}},
 	{name: "fp16_ops", src: "fp16",
 		launch:  `fp16_ops<<<4, 256>>>(ho=zeros(24576):u16, bo=zeros(16384):u16, fo=zeros(8192), io=zeros(8192):i32)`,
 		outputs: map[string]string{"ho": "fp16_ops.ho", "bo": "fp16_ops.bo", "fo": "fp16_ops.fo", "io": "fp16_ops.io"}},
@@ -184,10 +188,9 @@ func maskKnown(got, want []byte, k knownDiff) ([]byte, int) {
 
 // TestRealCUDAFeatureStops: the failing assert stops the launch with what the H200's
 // message says (file:line, function, block, thread, expression); a grid-wide barrier
-// across 4 blocks, which the H200 ran cooperatively, is a clear error naming its line
-// rather than a hang on the clang path. nvcc's grid.sync() reads the driver's
-// %envreg1/%envreg2 (the cooperative launch's workspace), which the simulator does not
-// model: it stops there with an error naming them, in a one-block grid too.
+// in a launch that is not cooperative traps, as on a GPU, with an error that says why
+// (nvcc's grid.sync() finds the workspace %envreg1:%envreg2 zero; the prelude's prints
+// the line too).
 func TestRealCUDAFeatureStops(t *testing.T) {
 	h200, err := os.ReadFile(filepath.Join(featDir, "h200", "assert.txt"))
 	if err != nil {
@@ -199,8 +202,8 @@ func TestRealCUDAFeatureStops(t *testing.T) {
 		t.Fatalf("h200/assert.txt has no assert message: %q", h200)
 	}
 	assertWant := []string{m[1], m[2], fmt.Sprintf("block (%s,%s,%s) thread (%s,%s,%s)", m[3], m[4], m[5], m[6], m[7], m[8]), "assertion " + m[9] + " failed"}
-	gridWant := []string{"grid.cu:16: grid_group::sync() across 4 blocks is not simulated by KernelScope"}
-	envreg := []string{"reads %envreg2, which the simulator gives no value", "cooperative launch"}
+	gridWant := []string{"grid.cu:16: grid_group::sync() needs a cooperative launch", "<<<grid, block, shmem, cooperative>>>"}
+	envreg := []string{"trap instruction executed", "%envreg1/%envreg2", "cooperative>>>"}
 	cases := []struct {
 		src, launch string
 		want        map[string][]string // path -> what the error or stdout must contain
@@ -208,7 +211,7 @@ func TestRealCUDAFeatureStops(t *testing.T) {
 		{"assert", `check_positive<<<2, 64>>>(in=file("inputs/assert_bad.bin"):i32, out=zeros(128):i32, n=128)`,
 			map[string][]string{"nvcc": assertWant, "clang": assertWant}},
 		{"grid", `cg_grid<<<4, 64>>>(buf=zeros(256):i32, out=zeros(256):i32)`, map[string][]string{"nvcc": envreg, "clang": gridWant}},
-		{"grid", `cg_grid<<<1, 64>>>(buf=zeros(64):i32, out=zeros(64):i32)`, map[string][]string{"nvcc": envreg}},
+		{"grid", `cg_grid<<<1, 64>>>(buf=zeros(64):i32, out=zeros(64):i32)`, map[string][]string{"nvcc": envreg, "clang": gridWant}},
 	}
 	for _, c := range cases {
 		for path, req := range featPaths(t, c.src) {

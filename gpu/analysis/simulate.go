@@ -155,6 +155,7 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 	if req.Program != nil {
 		cfg.Memory = req.Program.Memory
 	}
+	clusterConfig(&cfg, req, k, rep.Occupancy, spec.SMs, rep)
 	if req.Checks.Order {
 		// The order check compares this run with one in reverse block order:
 		// both run one block after another, so that a racy kernel's outputs

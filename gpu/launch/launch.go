@@ -25,6 +25,8 @@ type Launch struct {
 	Grid, Block [3]int   // from NAME<<<grid, block[, shared]>>>(...); zero when not given
 	Shared      int      // dynamic shared memory per block in bytes (<<<g, b, N>>>, %shared N, --dynamic-smem N)
 	SharedSet   bool     // Shared was given (0 included)
+	Cluster     [3]int   // blocks per cluster (<<<g, b, shmem, cluster(2,1,1)>>>); zero when not given
+	Cooperative bool     // a cooperative launch (<<<g, b, shmem, cooperative>>>, cudaLaunchCooperativeKernel)
 	Symbols     []Symbol // __constant__ / __device__ variables the launch sets (%symbol)
 }
 

@@ -100,6 +100,9 @@ func (l *launcher) bytesAt(w *warp, pc int32, lane int, sp space, a uint64, n in
 		off := a - al.base
 		return al.data[off : off+uint64(n)], nil
 	case spShared:
+		if a >= 1<<clusterShift {
+			return l.remoteShared(w, pc, lane, a, n, kind)
+		}
 		if a+uint64(n) > uint64(len(w.blk.shared)) || a+uint64(n) < a {
 			return nil, l.laneError(w, pc, lane, SharedOutOfRange, a,
 				fmt.Sprintf("shared %s of %d bytes at offset %#x", kindWords[kind], n, a),
@@ -287,7 +290,11 @@ func (l *launcher) access(w *warp, o *op, pc int32, mask uint32, r []uint64, add
 // record reports an access to the memory model and the trace.
 func (l *launcher) record(w *warp, o *op, pc int32, mask uint32, addr *[32]uint64, sp space, kind mem.Kind, n int) {
 	if l.chk != nil {
-		l.chk.access(w, pc, mask, addr, sp, kind, n)
+		if sp == spShared && (l.grp != nil || anyCluster(mask, addr)) {
+			l.clusterRecord(w, pc, mask, addr, kind, n)
+		} else {
+			l.chk.access(w, pc, mask, addr, sp, kind, n)
+		}
 	}
 	if l.cfg.OnMemory != nil && l.cfg.Issues != nil && len(w.issues) > 0 {
 		w.issues[len(w.issues)-1].Accesses++ // the issue that made this access: appended before it executed

@@ -60,7 +60,18 @@ type Config struct {
 	// Workers is how many blocks run at once: 0 = GOMAXPROCS, 1 = one after
 	// another in block order (racy kernels then give the serial outputs).
 	Workers int
-	sched   schedule // alternative warp schedules, for tests of order independence
+	// Cluster is the cluster shape in blocks (0 in a dimension counts as 1;
+	// all zero: the kernel's .reqnctapercluster, else clusters of one block).
+	// A cluster's blocks run together, sharing distributed shared memory.
+	Cluster [3]int
+	// Cooperative makes a cooperative launch (cudaLaunchCooperativeKernel):
+	// every block is co-scheduled and %envreg1:%envreg2 point to a grid workspace.
+	Cooperative bool
+	// MaxResident is how many blocks fit on the GPU at once (a cooperative
+	// launch of more is an error naming MaxResidentWhy); 0 = not checked.
+	MaxResident    int
+	MaxResidentWhy string
+	sched          schedule // alternative warp schedules, for tests of order independence
 }
 
 // schedule perturbs the order in which a block's warps run (tests only).

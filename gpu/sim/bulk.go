@@ -382,23 +382,24 @@ func (l *launcher) waitStuck(w *warp, pc int32, lane int, o *op, r []uint64) err
 		l.async = &asyncState{}
 	}
 	s := l.async
-	if len(s.failedAt) < len(w.blk.warps) {
-		s.failedAt = make([]uint64, len(w.blk.warps))
-		s.failedPC = make([]int32, len(w.blk.warps))
-		s.spinning = make([]bool, len(w.blk.warps))
+	warps, lin := l.waitScope(w) // the block's warps, or its co-scheduled group's (cluster.go)
+	if len(s.failedAt) < len(warps) {
+		s.failedAt = make([]uint64, len(warps))
+		s.failedPC = make([]int32, len(warps))
+		s.spinning = make([]bool, len(warps))
 	}
-	mark := uint64(w.blk.lin)<<40 | (s.changes+1)&(1<<40-1)
-	s.spinning[w.id] = s.failedAt[w.id] == mark && s.failedPC[w.id] == pc
-	s.failedAt[w.id], s.failedPC[w.id] = mark, pc
-	if !s.spinning[w.id] {
+	mark := uint64(lin)<<40 | (s.changes+1)&(1<<40-1)
+	s.spinning[w.gid] = s.failedAt[w.gid] == mark && s.failedPC[w.gid] == pc
+	s.failedAt[w.gid], s.failedPC[w.gid] = mark, pc
+	if !s.spinning[w.gid] {
 		return nil
 	}
 	var waiting []string
-	for _, x := range w.blk.warps {
+	for _, x := range warps {
 		if x.done || x.waiting {
 			continue
 		}
-		if s.failedAt[x.id] != mark || !s.spinning[x.id] {
+		if s.failedAt[x.gid] != mark || !s.spinning[x.gid] {
 			return nil
 		}
 		waiting = append(waiting, fmt.Sprint(x.id))
@@ -443,7 +444,7 @@ func (l *launcher) bulkCopyLane(w *warp, o *op, pc int32, lane int, r []uint64, 
 		copy(d, s)
 	}
 	if dsp == spShared && l.chk != nil {
-		l.chk.asyncFill(dst, n)
+		l.sharedFill(w, dst, n) // the block's checker, or the cluster block's whose shared memory dst names (cluster.go)
 	}
 	if !a.hasBar {
 		return nil

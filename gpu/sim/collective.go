@@ -456,6 +456,9 @@ func (l *launcher) writeRed(w *warp, b *barrier) {
 
 // deadlock builds the error for a block whose remaining warps all wait at barriers.
 func (l *launcher) deadlock(blk *block) *Error {
+	if e := l.clusterDeadlock(blk); e != nil {
+		return e
+	}
 	var waiting, exited []int
 	var first *warp
 	for _, w := range blk.warps {

@@ -201,6 +201,9 @@ func (fd *fnDecoder) inst(in *ptx.Inst, idx int) op {
 			if why := notSimulated(a.Name); why != "" {
 				return unsupported(in, "reads %s, which the simulator gives no value: %s", a.Name, why)
 			}
+			if a.Name == "%envreg1" || a.Name == "%envreg2" {
+				fd.d.prog.readsEnvreg = true
+			}
 		}
 	}
 	o, err := fd.inst1(in, idx)
@@ -249,6 +252,8 @@ func (fd *fnDecoder) inst1(in *ptx.Inst, idx int) (op, error) {
 		return op{kind: kTrap}, nil
 	case "bar", "barrier":
 		return fd.bar(in)
+	case "mapa", "getctarank":
+		return fd.mapaOp(in)
 	case "membar", "fence", "prefetch", "prefetchu", "nanosleep", "pmevent", "griddepcontrol",
 		"discard", "applypriority", "setmaxnreg", "brkpt":
 		return op{kind: kNop}, nil
@@ -964,7 +969,7 @@ func (fd *fnDecoder) bar(in *ptx.Inst) (op, error) {
 		return o, nil
 	}
 	if has("cluster") {
-		return op{}, errors.New("cluster barriers are not supported")
+		return fd.clusterBarOp(in)
 	}
 	args := in.Args
 	switch {

@@ -38,6 +38,10 @@ type block struct {
 	// exitedThreads of the block; barriers for all threads wait only for
 	// the threads that have not exited (PTX ISA, exit).
 	exitedThreads int
+	clu           *clusterState // its cluster (cluster.go)
+	rank          int           // %cluster_ctarank in its group's order
+	gidx          int           // index in its co-scheduled group
+	over          bool          // every warp is done
 }
 
 // launcher runs the blocks of one launch.
@@ -72,6 +76,8 @@ type launcher struct {
 	imm [4][32]uint64 // immediate sources splat over the lanes (immSources); imm[3] stays 0
 
 	async *asyncState // mbarrier progress (bulk.go); nil until an mbarrier changes
+	cl    *clusterCfg // the launch's clusters and groups (cluster.go)
+	grp   *groupState // the slot's co-scheduled group; nil when blocks run alone
 }
 
 // quantum is how many warp-instructions a warp runs before the scheduler
@@ -487,6 +493,7 @@ func (l *launcher) runWarp(w *warp, n int) error {
 					l.chk.exit(w, pc, exec)
 				}
 				w.blk.exitedThreads += bits.OnesCount32(exec &^ w.exited)
+				l.clusterExit(w, exec&^w.exited)
 				w.exited |= exec
 				w.removeLanes(0, exec)
 				event = "exit"
@@ -513,7 +520,7 @@ func (l *launcher) runWarp(w *warp, n int) error {
 				pc++
 				break
 			}
-			return l.laneError(w, pc, firstLane(exec), Trap, 0, "trap instruction executed", "")
+			return l.laneError(w, pc, firstLane(exec), Trap, 0, "trap instruction executed", l.cooperativeHint())
 		case kBar:
 			if exec == 0 {
 				pc++
@@ -598,6 +605,19 @@ func (l *launcher) runWarp(w *warp, n int) error {
 			pc++
 			if yield {
 				issued = n // a failed mbarrier wait ends the warp's turn: the others can arrive
+			}
+		case kCluster:
+			wait, err := l.clusterExec(w, o, pc0, exec, r)
+			if err != nil {
+				return err
+			}
+			pc++
+			if wait {
+				w.stack[len(w.stack)-1].pc = pc
+				if tracing {
+					l.tr.step(l, w, pc0, o, active0, exec, "")
+				}
+				return nil
 			}
 		case kUnsupported:
 			if exec == 0 {

@@ -92,6 +92,9 @@ func Launch(ctx context.Context, m *ptx.Module, kernel string, args []Arg, cfg C
 	if l.numSMs <= 0 {
 		l.numSMs = 1
 	}
+	if err := l.setupCluster(kf, &cfg); err != nil {
+		return nil, err
+	}
 	l.budget = cfg.Budget
 	if l.budget <= 0 {
 		l.budget = DefaultBudget
@@ -269,7 +272,7 @@ func (l *launcher) check(w *warp) error {
 			s.head = true
 		}
 		if !s.head {
-			s.ckpts = append(s.ckpts, checkpoint{threads: l.threads, warp: w.id, pc: pc})
+			s.ckpts = append(s.ckpts, checkpoint{threads: l.threads, warp: w.gid, pc: pc})
 			if c.committed.Load()+l.threads > l.budget || len(s.ckpts) >= maxCheckpoints {
 				if !s.becomeHead() {
 					return errStopped
@@ -337,6 +340,7 @@ func (l *launcher) resetWarp(w *warp, kfn *function) {
 	for h := hClock; h <= hGtimerHi; h++ {
 		set(h, 0)
 	}
+	l.setClusterRegs(w)
 }
 
 // initWarp fills the hidden registers that stay the same for a warp in every block.
@@ -381,5 +385,5 @@ func (l *launcher) initWarp(w *warp, kfn *function) {
 		unit = 128
 	}
 	set(hTotalSmem, uint64(align(l.prog.sharedSize, unit)))
-	set(hClusterNctarank, 1)
+	l.initClusterRegs(w)
 }

@@ -93,6 +93,9 @@ type blockSlot struct {
 // boundIssues drops the block's issue streams once they pass MaxBlockIssues.
 func (s *blockSlot) boundIssues() {
 	warps := s.l.blk.warps
+	if s.l.grp != nil {
+		warps = s.l.grp.warps
+	}
 	if s.cut {
 		for _, w := range warps {
 			w.issues = w.issues[:0]
@@ -148,8 +151,8 @@ func (l *launcher) workers() int {
 	if l.cfg.Workers > 0 {
 		n = l.cfg.Workers
 	}
-	if n > l.nblocks {
-		n = l.nblocks
+	if npos := l.positions(); n > npos {
+		n = npos
 	}
 	return max(n, 1)
 }
@@ -191,11 +194,11 @@ func (l *launcher) runBlocks() error {
 	if w > 1 {
 		nslots = 2 * w
 	}
-	c := &coord{base: l, nblocks: l.nblocks, ring: make([]*blockSlot, nslots), free: make(chan *blockSlot, nslots),
+	c := &coord{base: l, nblocks: l.positions(), ring: make([]*blockSlot, nslots), free: make(chan *blockSlot, nslots),
 		onMem: l.cfg.OnMemory, gated: gatedOps(l.prog)}
 	c.cond = sync.NewCond(&c.mu)
 	for i := 0; i < nslots; i++ {
-		c.free <- c.newSlot(w == 1)
+		c.free <- c.newSlot(w == 1 && !l.cl.grouped())
 	}
 	var consumer sync.WaitGroup
 	var consumerPanic any
@@ -259,14 +262,20 @@ func (c *coord) consume() {
 		}
 		s := it.slot
 		if s.err == nil && c.base.cfg.Issues != nil {
-			var streams [][]Issue
-			if !s.cut {
-				streams = make([][]Issue, len(s.l.blk.warps))
-				for i, w := range s.l.blk.warps {
-					streams[i] = w.issues
-				}
+			blocks := []*block{s.l.blk}
+			if s.l.grp != nil {
+				blocks = s.l.grp.blocks
 			}
-			c.base.cfg.Issues(s.lin, streams)
+			for _, blk := range blocks {
+				var streams [][]Issue
+				if !s.cut {
+					streams = make([][]Issue, len(blk.warps))
+					for i, w := range blk.warps {
+						streams[i] = w.issues
+					}
+				}
+				c.base.cfg.Issues(blk.lin, streams)
+			}
 		}
 		s.log = s.log[:0]
 		c.free <- s
@@ -286,22 +295,35 @@ func (c *coord) newSlot(shareCheck bool) *blockSlot {
 	sl.stdout, sl.stderr = strings.Builder{}, strings.Builder{}
 	s := &blockSlot{c: c, l: sl}
 	sl.par = s
-	sl.blk = &block{shared: make([]byte, l.prog.sharedSize), warps: make([]*warp, l.nwarps)}
 	kfn := l.prog.kernel
-	for i := range sl.blk.warps {
-		wp := &warp{id: i, blk: sl.blk, regs: make([]uint64, kfn.nregs*32)}
-		n := l.nthreads - i*32
-		if n >= 32 {
-			wp.lanes = ^uint32(0)
-		} else {
-			wp.lanes = 1<<uint(n) - 1
+	mk := func() *block {
+		blk := &block{shared: make([]byte, l.prog.sharedSize), warps: make([]*warp, l.nwarps)}
+		for i := range blk.warps {
+			wp := &warp{id: i, gid: i, blk: blk, regs: make([]uint64, kfn.nregs*32)}
+			n := l.nthreads - i*32
+			if n >= 32 {
+				wp.lanes = ^uint32(0)
+			} else {
+				wp.lanes = 1<<uint(n) - 1
+			}
+			for lane := 0; lane < 32; lane++ {
+				wp.local[lane] = make([]byte, kfn.localSize)
+				wp.params[lane] = make([]byte, kfn.paramSize)
+			}
+			blk.warps[i] = wp
+			sl.initWarp(wp, kfn)
 		}
-		for lane := 0; lane < 32; lane++ {
-			wp.local[lane] = make([]byte, kfn.localSize)
-			wp.params[lane] = make([]byte, kfn.paramSize)
+		return blk
+	}
+	sl.blk = mk()
+	if l.cl.grouped() {
+		sl.newGroup(sl.blk, mk)
+		if l.chk != nil {
+			sl.groupCheckers(s)
+			return s
 		}
-		sl.blk.warps[i] = wp
-		sl.initWarp(wp, kfn)
+	} else {
+		sl.blk.single()
 	}
 	if l.chk != nil && !shareCheck {
 		ck := l.chk.c
@@ -350,7 +372,14 @@ func (c *coord) run(s *blockSlot, pos int) {
 	}
 	l := s.l
 	if s.ownCheck {
-		resetBlockCheck(l.chk, &s.gfind)
+		if l.grp != nil && l.grp.chks != nil {
+			for _, k := range l.grp.chks {
+				resetBlockCheck(k, &s.gfind)
+			}
+			l.chk = l.grp.chks[0]
+		} else {
+			resetBlockCheck(l.chk, &s.gfind)
+		}
 	}
 	clear(l.cnt)
 	l.stats = Stats{}
@@ -363,6 +392,10 @@ func (c *coord) run(s *blockSlot, pos int) {
 		l.cfg.OnMemory = s.logAccess
 	}
 	s.head = c.next.Load() == int64(pos)
+	if l.grp != nil {
+		s.err = l.runGroup(s.lin)
+		return
+	}
 	s.err = l.runBlock(s.lin)
 }
 
@@ -373,6 +406,9 @@ func (s *blockSlot) logAccess(a *mem.Access) {
 	}
 	s.log = append(s.log, *a)
 	if len(s.log) >= maxLogAccesses {
+		if s.l.grp != nil {
+			s.cutGroup() // cluster.go: handed over interleaved, a group's accesses cannot be joined to its blocks' issues
+		}
 		if !s.becomeHead() {
 			s.log = s.log[:0] // the block is dropped
 			return
@@ -419,7 +455,7 @@ func (s *blockSlot) settle() error {
 	for _, ck := range s.ckpts {
 		if prefix+ck.threads > l.budget {
 			s.ckpts = s.ckpts[:0]
-			return l.budgetError(l.blk.warps[ck.warp], ck.pc)
+			return l.budgetError(l.warpAt(ck.warp), ck.pc)
 		}
 	}
 	s.ckpts = s.ckpts[:0]
@@ -503,10 +539,20 @@ func (c *coord) commit(s *blockSlot) bool {
 		b.stderr.WriteString(l.stderr.String())
 	}
 	if s.ownCheck {
-		if l.chk.glog != nil {
-			s.replayGlobal()
+		if g := l.grp; g != nil && g.chks != nil {
+			for i, k := range g.chks {
+				l.chk, l.blk = k, g.blocks[i]
+				if k.glog != nil {
+					s.replayGlobal()
+				}
+				b.chk.mergeBlock(k, &s.gfind)
+			}
+		} else {
+			if l.chk.glog != nil {
+				s.replayGlobal()
+			}
+			b.chk.mergeBlock(l.chk, &s.gfind)
 		}
-		b.chk.mergeBlock(l.chk, &s.gfind)
 	}
 	c.committed.Add(l.threads)
 	if s.err != nil {
@@ -516,9 +562,12 @@ func (c *coord) commit(s *blockSlot) bool {
 		c.cond.Broadcast()
 		c.mu.Unlock()
 	} else {
-		b.progress(s.pos+1, s.pos == c.nblocks-1)
+		b.progress((s.pos+1)*b.cl.per, s.pos == c.nblocks-1)
 	}
 	if c.queue != nil {
+		if l.grp != nil && !s.cut {
+			s.sortGroupLog() // cluster.go: block by block, as the blocks' issue streams follow
+		}
 		c.queue <- consumed{slot: s}
 		return true
 	}

@@ -53,6 +53,7 @@ const (
 	kWarpSync // bar.warp.sync (__syncwarp): src[0] is the member mask; a no-op unless checks are on
 	kTensor   // warp-level matrix instructions (mma, ldmatrix, stmatrix, movmatrix, wmma; sub: tc*, mma.go)
 	kAsync    // cp.async.bulk and mbarrier (sub: as*, bulk.go)
+	kCluster  // barrier.cluster, mapa, getctarank (sub: cl*, cluster.go)
 )
 
 // memory spaces of a decoded access.
@@ -255,6 +256,8 @@ type program struct {
 	globals    []*alloc    // module .global variables
 	sharedVars []sharedVar // .shared variables with their offsets, for naming addresses in findings
 	hasClock   bool
+	// readsEnvreg: the program reads %envreg1/%envreg2 (a cooperative launch's grid workspace)
+	readsEnvreg bool
 
 	vars []progVar // module-scope .global and .const variables, for Result.Variables
 }
@@ -300,11 +303,25 @@ const (
 	hGtimerHi
 	hDynSmem
 	hTotalSmem
-	hZero // special registers that read as 0 in a plain launch (%cluster_ctaid, %cluster_ctarank, %current_graph_exec)
+	hZero // special registers that read as 0 (%current_graph_exec)
 	hClusterCtarank
 	hClusterNctarank
 	hIsExplicitCluster
 	hWarpSz
+	hClusterCtaidX // cluster special registers (cluster.go)
+	hClusterCtaidY
+	hClusterCtaidZ
+	hClusterNctaidX
+	hClusterNctaidY
+	hClusterNctaidZ
+	hClusteridX
+	hClusteridY
+	hClusteridZ
+	hNclusteridX
+	hNclusteridY
+	hNclusteridZ
+	hEnvreg1 // the cooperative launch's grid workspace, high 32 bits (0 otherwise)
+	hEnvreg2 // and low 32 bits
 	nHidden
 )
 
@@ -326,14 +343,22 @@ func hiddenReg(name, comp string) (int32, bool) {
 		return xyz(hTidX)
 	case "%ntid":
 		return xyz(hNtidX)
-	case "%ctaid", "%clusterid":
+	case "%ctaid":
 		return xyz(hCtaidX)
-	case "%nctaid", "%nclusterid":
+	case "%nctaid":
 		return xyz(hNctaidX)
+	case "%clusterid":
+		return xyz(hClusteridX)
+	case "%nclusterid":
+		return xyz(hNclusteridX)
 	case "%cluster_ctaid":
-		return hZero, true
+		return xyz(hClusterCtaidX)
 	case "%cluster_nctaid":
-		return hClusterNctarank, true
+		return xyz(hClusterNctaidX)
+	case "%envreg1":
+		return hEnvreg1, true
+	case "%envreg2":
+		return hEnvreg2, true
 	case "%laneid":
 		return hLaneid, true
 	case "%warpid":
@@ -377,7 +402,7 @@ func hiddenReg(name, comp string) (int32, bool) {
 	case "%current_graph_exec":
 		return hZero, true
 	case "%cluster_ctarank":
-		return hZero, true
+		return hClusterCtarank, true
 	case "%cluster_nctarank":
 		return hClusterNctarank, true
 	case "%is_explicit_cluster":
@@ -390,8 +415,8 @@ func hiddenReg(name, comp string) (int32, bool) {
 // launch ("" when it has one). Reading one is an error naming the line.
 func notSimulated(name string) string {
 	switch {
-	case strings.HasPrefix(name, "%envreg"):
-		return "a driver-defined environment register (CUDA reads %envreg1/%envreg2 for a cooperative launch's grid workspace); its value is not modelled"
+	case strings.HasPrefix(name, "%envreg") && name != "%envreg1" && name != "%envreg2":
+		return "a driver-defined environment register; only %envreg1/%envreg2 (a cooperative launch's grid workspace) are modelled"
 	case strings.HasPrefix(name, "%pm"):
 		return "a performance-monitor counter; not modelled"
 	case strings.HasPrefix(name, "%reserved_smem_offset"):
@@ -419,4 +444,10 @@ var hiddenNames = [nHidden]string{
 	hDynSmem: "%dynamic_smem_size", hTotalSmem: "%total_smem_size", hZero: "(zero)",
 	hClusterCtarank: "%cluster_ctarank", hClusterNctarank: "%cluster_nctarank", hIsExplicitCluster: "%is_explicit_cluster",
 	hWarpSz: "WARP_SZ",
+
+	hClusterCtaidX: "%cluster_ctaid.x", hClusterCtaidY: "%cluster_ctaid.y", hClusterCtaidZ: "%cluster_ctaid.z",
+	hClusterNctaidX: "%cluster_nctaid.x", hClusterNctaidY: "%cluster_nctaid.y", hClusterNctaidZ: "%cluster_nctaid.z",
+	hClusteridX: "%clusterid.x", hClusteridY: "%clusterid.y", hClusteridZ: "%clusterid.z",
+	hNclusteridX: "%nclusterid.x", hNclusteridY: "%nclusterid.y", hNclusteridZ: "%nclusterid.z",
+	hEnvreg1: "%envreg1", hEnvreg2: "%envreg2",
 }

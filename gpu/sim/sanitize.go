@@ -205,13 +205,16 @@ func newChecker(l *launcher, c Checks) *checker {
 			k.pcf[pc] |= pfAligned
 		}
 		if strings.HasPrefix(t, "membar.gl") || strings.HasPrefix(t, "membar.sys") ||
-			(strings.HasPrefix(t, "fence.") && !strings.Contains(t, ".cta") && !strings.Contains(t, "proxy")) {
+			(strings.HasPrefix(t, "fence.") && !strings.Contains(t, ".cta") && !strings.Contains(t, ".cluster") && !strings.Contains(t, "proxy")) {
 			k.fences = true
 		}
 	}
 	k.global = c.Race && !k.fences
 	if c.Race && k.fences {
 		k.notes = append(k.notes, "global memory was not race-checked between blocks: the kernel uses gpu-scope fences (__threadfence), so blocks communicate deliberately")
+	} else if k.global && l.cl.grouped() {
+		k.global = false // cluster.go: cluster and grid barriers order blocks, which the global check does not model
+		k.notes = append(k.notes, "global memory was not race-checked between blocks: the launch's blocks run in clusters or cooperatively, and cluster or grid barriers order them")
 	}
 	if c.Race || c.Init {
 		k.sh = make([]sword, (l.prog.sharedSize+3)/4)

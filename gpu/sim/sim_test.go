@@ -543,15 +543,15 @@ func TestTrapAndUnsupported(t *testing.T) {
 	}
 	src = header + kernelHead + `
 	ld.param.u64 %rd1, [out];
-	mapa.u64 %rd2, %rd1, 0;        // MAPA
+	suld.b.1d.b32.trap {%r2}, [%rd1, {%r1}];        // UNSUP
 ` + storeTail
 	m, perr := ptx.Parse("t.ptx", []byte(src))
 	if perr != nil {
 		t.Fatalf("parse: %v", perr)
 	}
 	_, err = Launch(context.Background(), m, "k", []Arg{{Buffer: make([]byte, 128)}}, Config{Block: [3]int{32, 1, 1}})
-	e = wantError(t, err, Unsupported, lineOf(t, src, "MAPA"))
-	if !strings.Contains(e.Error(), "mapa") {
+	e = wantError(t, err, Unsupported, lineOf(t, src, "UNSUP"))
+	if !strings.Contains(e.Error(), "suld") {
 		t.Errorf("message %q should name the opcode", e.Error())
 	}
 }

@@ -58,6 +58,10 @@ type warp struct {
 	localBase int
 	paramBase int
 	issued    int64
+	gid       int        // index among the warps of its co-scheduled group (= id when blocks run alone)
+	cwait     bool       // waiting at a cluster barrier
+	cwaitMask uint32     // the lanes waiting there
+	carr, cwt [32]uint32 // per lane: cluster barrier arrivals and completed waits
 	traced    bool
 	issues    []Issue // what the warp issued in this block, when Config.Issues is set
 	wgmmaN    int32   // wgmma.mma_async executed in this block (wgmma.go)

@@ -1,12 +1,15 @@
 package toolchain_test
 
 import (
+	"context"
 	"errors"
 	"math/bits"
 	"strings"
 	"testing"
 
 	"github.com/kernelscope/kernelscope/gpu/analysis"
+	"github.com/kernelscope/kernelscope/gpu/launch"
+	"github.com/kernelscope/kernelscope/gpu/report"
 )
 
 const coopSrc = `#include <cooperative_groups.h>
@@ -149,11 +152,25 @@ func TestCooperativeGroupsTiles(t *testing.T) {
 	}
 }
 
+// runCoop runs kernel (sm_80, clang) in a cooperative launch when coop is set.
+func runCoop(t *testing.T, kernel string, grid, block int, coop bool, args ...launch.Arg) (*report.Report, error) {
+	t.Helper()
+	needClang(t)
+	return analysis.Run(context.Background(), analysis.Request{
+		Source: []byte(coopSrc), SourceFile: "cell.cu", Arch: "sm_80", Compiler: "clang",
+		Launch: &launch.Launch{Kernel: kernel, Args: args, Cooperative: coop}, Grid: [3]int{grid, 1, 1}, Block: [3]int{block, 1, 1},
+	})
+}
+
 // TestCooperativeGroupsGroups: thread_block, coalesced_group, grid_group on one
-// block, tiled_partition(block, n), tiles of tiles and thread_group values.
+// block (a cooperative launch: grid.sync() needs one), tiled_partition(block, n),
+// tiles of tiles and thread_group values.
 func TestCooperativeGroupsGroups(t *testing.T) {
 	const B = 64
-	rep := mustRun(t, coopSrc, "groups", 1, B, buf("arange", B, "i32"), buf("zeros", 200+B, "f32"), buf("zeros", 400, "i32"))
+	rep, err := runCoop(t, "groups", 1, B, true, buf("arange", B, "i32"), buf("zeros", 200+B, "f32"), buf("zeros", 400, "i32"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	f := f32s(output(t, rep, 1))
 	o := i32s(output(t, rep, 2))
 	for k, w := range []float32{B, 0, B, 0, B} {
@@ -221,13 +238,19 @@ func TestCooperativeGroupsMemcpyAsync(t *testing.T) {
 	}
 }
 
-// TestGridSyncIsNotSimulated: grid.sync() synchronises a one-block grid; with several
-// blocks it ends the launch with a message naming its line, not a hang.
-func TestGridSyncIsNotSimulated(t *testing.T) {
-	rep := mustRun(t, coopSrc, "gridsync", 1, 32, buf("zeros", 32, "f32"))
-	for i, v := range f32s(output(t, rep, 0)) {
-		if v != 2 {
-			t.Fatalf("a[%d] = %v, want 2", i, v)
+// TestGridSync: grid.sync() synchronises the blocks of a cooperative launch (1 and 4
+// blocks); in a launch that is not cooperative it traps, as on a GPU, with a message
+// naming its line.
+func TestGridSync(t *testing.T) {
+	for _, n := range []int{1, 4} {
+		rep, err := runCoop(t, "gridsync", n, 32, true, buf("zeros", 32*n, "f32"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range f32s(output(t, rep, 0)) {
+			if v != 2 {
+				t.Fatalf("%d blocks: a[%d] = %v, want 2", n, i, v)
+			}
 		}
 	}
 	rep, err := runKernel(t, coopSrc, "gridsync", 4, 32, buf("zeros", 128, "f32"))
@@ -235,7 +258,7 @@ func TestGridSyncIsNotSimulated(t *testing.T) {
 	if !errors.As(err, &f) || f.Err.Kind != "trap" {
 		t.Fatalf("want a trap failure, got %v", err)
 	}
-	want := "cell.cu:" + itoa(lineOf(t, coopSrc, "// GRIDSYNC")) + ": grid_group::sync() across 4 blocks is not simulated by KernelScope"
+	want := "cell.cu:" + itoa(lineOf(t, coopSrc, "// GRIDSYNC")) + ": grid_group::sync() needs a cooperative launch"
 	if !strings.Contains(rep.Stdout, want) {
 		t.Errorf("stdout %q does not contain %q", rep.Stdout, want)
 	}

@@ -53,9 +53,11 @@
 // malloc is not simulated" (or the like) and traps.
 // The C and C++ library headers (<cstdio>, <cmath>, <cstdint>, <climits>, <cfloat>,
 // <algorithm>, ...) are the host's, which clang compiles for the device as they are.
-// Not simulated: cooperative_groups' grid_group::sync() across several blocks (blocks
-// run one after another, so the launch ends with a message naming the line rather than
-// hang); memcpy_async is a plain copy by the group with wait as the group's barrier.
+// cooperative_groups' grid_group::sync() needs a cooperative launch (<<<..., cooperative>>>:
+// the blocks run co-scheduled and it spins on the grid workspace at %envreg1:%envreg2);
+// in another launch it prints a message naming the line and traps, as CUDA's does.
+// cluster_group (this_cluster()) works in launches with clusters (docs/clusters.md).
+// memcpy_async is a plain copy by the group with wait as the group's barrier.
 //
 // Accuracy of the prelude's libdevice functions (CUDA's own bounds are in the CUDA
 // Programming Guide, appendix "Mathematical Functions"):

@@ -3,10 +3,14 @@
 // are built on the warp intrinsics (__shfl_*_sync, __ballot_sync, __match_*_sync,
 // __syncwarp) and __syncthreads, so the PTX is what those give.
 //
-// Not simulated: grid_group::sync() across more than one block. KernelScope runs the
-// blocks of a launch one after another, so a grid-wide barrier could never complete;
-// grid.sync() in a launch of several blocks prints a message naming its line and
-// ends the launch with a trap (a one-block grid synchronises like __syncthreads()).
+// grid_group::sync() is a grid-wide barrier on the cooperative launch's grid workspace
+// (%envreg1:%envreg2, which the simulator provides for <<<..., cooperative>>>): one
+// thread per block adds to a counter with release semantics and spins with acquire
+// loads until the counter's top bit flips (block 0 adds 0x80000000 - (blocks - 1), the
+// others 1). In a launch that is not cooperative the workspace is 0: sync() prints a
+// message naming its line and traps, as CUDA's grid_group::sync() traps there.
+// cluster_group (this_cluster()) works on thread-block clusters with inline PTX:
+// barrier.cluster.arrive/wait, mapa, getctarank and the %cluster_* registers.
 #pragma clang system_header
 #ifndef KERNELSCOPE_COOPERATIVE_GROUPS_H
 #define KERNELSCOPE_COOPERATIVE_GROUPS_H
@@ -120,7 +124,7 @@ class grid_group : public thread_group {
   __device__ grid_group() : thread_group(__ks_kind::grid, 0xffffffffu, 0) {}
 
 public:
-  __device__ bool is_valid() const { return true; }
+  __device__ bool is_valid() const { return workspace() != 0; }
   __device__ unsigned long long size() const { return thread_group::size(); }
   __device__ unsigned long long num_threads() const { return size(); }
   __device__ unsigned long long thread_rank() const { return thread_group::thread_rank(); }
@@ -131,21 +135,98 @@ public:
   __device__ dim3 block_index() const { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
   __device__ dim3 dim_blocks() const { return dim3(gridDim.x, gridDim.y, gridDim.z); }
   __device__ dim3 group_dim() const { return dim_blocks(); }
-  // A grid-wide barrier. Only a one-block grid is simulated (see the top of this file).
+  // The cooperative launch's grid workspace (0 when the launch is not cooperative).
+  static __device__ __forceinline__ unsigned long long workspace() {
+    unsigned int hi, lo;
+    asm volatile("mov.u32 %0, %%envreg1;" : "=r"(hi));
+    asm volatile("mov.u32 %0, %%envreg2;" : "=r"(lo));
+    return ((unsigned long long)hi << 32) | lo;
+  }
+  // A grid-wide barrier (see the top of this file).
   __device__ void sync(const char *file = __builtin_FILE(), unsigned int line = __builtin_LINE()) const {
-    if (gridDim.x * gridDim.y * gridDim.z == 1) {
-      __syncthreads();
-      return;
+    unsigned long long ws = workspace();
+    if (ws == 0) {
+      if (__ks::block_rank() == 0 && blockIdx.x + blockIdx.y + blockIdx.z == 0) {
+        printf("%s:%u: grid_group::sync() needs a cooperative launch (cudaLaunchCooperativeKernel; in KernelScope "
+               "<<<grid, block, shmem, cooperative>>>)\n",
+               file, line);
+      }
+      __trap();
     }
+    unsigned int *counter = (unsigned int *)(ws + 4);
+    __syncthreads();
     if (__ks::block_rank() == 0) {
-      printf("%s:%u: grid_group::sync() across %u blocks is not simulated by KernelScope: blocks run one after "
-             "another, so a grid-wide barrier cannot complete (launch one block, or split the kernel in two launches)\n",
-             file, line, gridDim.x * gridDim.y * gridDim.z);
+      unsigned int blocks = gridDim.x * gridDim.y * gridDim.z;
+      unsigned int add = (blockIdx.x + blockIdx.y + blockIdx.z == 0) ? 0x80000000u - (blocks - 1u) : 1u;
+      unsigned int old, now;
+      asm volatile("atom.add.release.gpu.u32 %0, [%1], %2;" : "=r"(old) : "l"(counter), "r"(add) : "memory");
+      do {
+        asm volatile("ld.acquire.gpu.u32 %0, [%1];" : "=r"(now) : "l"(counter) : "memory");
+      } while (((old ^ now) & 0x80000000u) == 0);
     }
-    __trap();
+    __syncthreads();
   }
 };
 __device__ __forceinline__ grid_group this_grid() { return grid_group(); }
+
+// cluster_group: the blocks of this thread-block cluster (sm_90).
+class cluster_group {
+  friend __device__ cluster_group this_cluster();
+  __device__ cluster_group() {}
+  static __device__ __forceinline__ unsigned int sreg_rank() {
+    unsigned int r;
+    asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+    return r;
+  }
+  static __device__ __forceinline__ unsigned int sreg_nrank() {
+    unsigned int r;
+    asm("mov.u32 %0, %%cluster_nctarank;" : "=r"(r));
+    return r;
+  }
+
+public:
+  __device__ void barrier_arrive() const { asm volatile("barrier.cluster.arrive.aligned;" ::: "memory"); }
+  __device__ void barrier_wait() const { asm volatile("barrier.cluster.wait.aligned;" ::: "memory"); }
+  __device__ void sync() const {
+    barrier_arrive();
+    barrier_wait();
+  }
+  __device__ unsigned int block_rank() const { return sreg_rank(); }
+  __device__ unsigned int num_blocks() const { return sreg_nrank(); }
+  __device__ dim3 dim_blocks() const {
+    unsigned int x, y, z;
+    asm("mov.u32 %0, %%cluster_nctaid.x;" : "=r"(x));
+    asm("mov.u32 %0, %%cluster_nctaid.y;" : "=r"(y));
+    asm("mov.u32 %0, %%cluster_nctaid.z;" : "=r"(z));
+    return dim3(x, y, z);
+  }
+  __device__ dim3 block_index() const {
+    unsigned int x, y, z;
+    asm("mov.u32 %0, %%cluster_ctaid.x;" : "=r"(x));
+    asm("mov.u32 %0, %%cluster_ctaid.y;" : "=r"(y));
+    asm("mov.u32 %0, %%cluster_ctaid.z;" : "=r"(z));
+    return dim3(x, y, z);
+  }
+  __device__ dim3 group_dim() const { return dim_blocks(); }
+  __device__ dim3 dim_threads() const { return dim3(blockDim.x, blockDim.y, blockDim.z); }
+  __device__ unsigned int thread_rank() const { return sreg_rank() * __ks::block_size() + __ks::block_rank(); }
+  __device__ unsigned int num_threads() const { return sreg_nrank() * __ks::block_size(); }
+  __device__ unsigned int size() const { return num_threads(); }
+  __device__ static bool is_valid() { return true; }
+  // The address of *addr in the shared memory of the block of rank rank.
+  template <class T> __device__ T *map_shared_rank(T *addr, int rank) const {
+    unsigned long long r;
+    asm volatile("mapa.u64 %0, %1, %2;" : "=l"(r) : "l"(addr), "r"(rank));
+    return (T *)r;
+  }
+  // The rank of the block whose shared memory holds addr.
+  __device__ unsigned int query_shared_rank(const void *addr) const {
+    unsigned int r;
+    asm volatile("getctarank.u64 %0, %1;" : "=r"(r) : "l"(addr));
+    return r;
+  }
+};
+__device__ __forceinline__ cluster_group this_cluster() { return cluster_group(); }
 
 // thread_block_tile<N>: N consecutive threads (by thread_rank) of a block, N = 1..32.
 template <unsigned int N, class Parent = void> class thread_block_tile;

@@ -24,6 +24,9 @@
 #define __forceinline__ __inline__ __attribute__((always_inline))
 #define __noinline__ __attribute__((noinline))
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
+// clang-19 has no cluster_dims attribute: KernelScope reads __cluster_dims__(x, y, z)
+// from the CUDA source and launches the kernel with clusters of that shape.
+#define __cluster_dims__(...)
 #define __align__(n) __attribute__((aligned(n)))
 #define __grid_constant__ __attribute__((grid_constant))
 

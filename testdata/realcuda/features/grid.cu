@@ -1,8 +1,8 @@
 // A grid-wide barrier (this project's own kernel): cg::this_grid().sync() between a
 // write and a read of another block's word. Launched cooperatively
-// (cudaLaunchCooperativeKernel) on the H200. KernelScope runs blocks one after another,
-// so it simulates the barrier in a one-block grid only and stops a launch of several
-// blocks with a message naming the line.
+// (cudaLaunchCooperativeKernel) on the H200; KernelScope runs a cooperative launch
+// (<<<grid, block, shmem, cooperative>>>) as one co-scheduled group of blocks, so the
+// barrier works for every grid that fits on the GPU at once.
 #include <cooperative_groups.h>
 namespace cg = cooperative_groups;
 
