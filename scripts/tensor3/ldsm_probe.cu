@@ -1,0 +1,52 @@
+// KernelScope issue 21: shared-memory wavefronts and bank conflicts of ldmatrix as Nsight
+// Compute counts them (scripts/tensor3). One warp, one launch per variant, in this order:
+// for layout in 0..5, x in {1, 2, 4}, trans in {0, 1}. Lane l (of the 8*x lanes that give
+// addresses; the others repeat them) points at row (l%8) + 8*((l/8)&1), byte column
+// 16*((l/8)>>1), of a row-major tile with the layout's row stride and swizzle:
+//   0: stride 128 B; 1: stride 128 B, 128B swizzle; 2: stride 144 B (padded);
+//   3: stride 64 B; 4: stride 32 B; 5: stride 64 B, 64B swizzle.
+// Each launch runs ITERS ldmatrix per warp. nvcc -arch=sm_90 -o ldsm_probe ldsm_probe.cu
+#include <cstdio>
+#define ITERS 16
+
+template <int X, int TRANS, int LAYOUT>
+__global__ void ldsm_k(unsigned* out) {
+  __shared__ __align__(1024) unsigned short sm[4096];
+  int l = threadIdx.x;
+  for (int i = l; i < 4096; i += 32) sm[i] = (unsigned short)(i * 7 + 1);
+  __syncthreads();
+  const int stride = LAYOUT == 2 ? 144 : LAYOUT == 3 || LAYOUT == 5 ? 64 : LAYOUT == 4 ? 32 : 128;
+  int li = l % (8 * X), mat = li / 8;
+  unsigned a = ((li % 8) + 8 * (mat & 1)) * stride + 16 * (mat >> 1);
+  if (LAYOUT == 1) a ^= ((a >> 7) & 7) << 4;
+  if (LAYOUT == 5) a ^= ((a >> 7) & 3) << 4;
+  unsigned base = (unsigned)__cvta_generic_to_shared(sm) + a;
+  unsigned acc = 0;
+  for (int it = 0; it < ITERS; it++) {
+    unsigned r0 = 0, r1 = 0, r2 = 0, r3 = 0;
+    if (X == 1 && !TRANS) asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];" : "=r"(r0) : "r"(base));
+    if (X == 1 && TRANS) asm volatile("ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16 {%0}, [%1];" : "=r"(r0) : "r"(base));
+    if (X == 2 && !TRANS) asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];" : "=r"(r0), "=r"(r1) : "r"(base));
+    if (X == 2 && TRANS) asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];" : "=r"(r0), "=r"(r1) : "r"(base));
+    if (X == 4 && !TRANS) asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];" : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "r"(base));
+    if (X == 4 && TRANS) asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];" : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "r"(base));
+    acc = acc * 3 + (r0 ^ r1 ^ r2 ^ r3);
+  }
+  out[l] = acc;
+}
+
+template <int LAYOUT>
+static void layout(unsigned* d) {
+  ldsm_k<1, 0, LAYOUT><<<1, 32>>>(d); ldsm_k<1, 1, LAYOUT><<<1, 32>>>(d);
+  ldsm_k<2, 0, LAYOUT><<<1, 32>>>(d); ldsm_k<2, 1, LAYOUT><<<1, 32>>>(d);
+  ldsm_k<4, 0, LAYOUT><<<1, 32>>>(d); ldsm_k<4, 1, LAYOUT><<<1, 32>>>(d);
+}
+
+int main() {
+  unsigned* d;
+  cudaMalloc(&d, 128);
+  layout<0>(d); layout<1>(d); layout<2>(d); layout<3>(d); layout<4>(d); layout<5>(d);
+  cudaError_t e = cudaDeviceSynchronize();
+  printf("ldsm_probe: 36 launches: %s\n", cudaGetErrorString(e));
+  return e != cudaSuccess;
+}
