@@ -23,6 +23,7 @@ func InitFuncs() []string {
 
 var scalarRE = regexp.MustCompile(`^[+-]?(?:0[xX][0-9a-fA-F]+|[0-9]+\.?[0-9]*(?:[eE][+-]?[0-9]+)?|\.[0-9]+(?:[eE][+-]?[0-9]+)?)[fFuUlL]*$`)
 
+
 // launchParser is a small recursive-descent parser over one %launch argument string.
 type launchParser struct {
 	s   string
@@ -366,6 +367,10 @@ func (p *launchParser) arg() (Arg, error) {
 	}
 	p.pos = save
 	tok := p.token()
+	if a.Name == "" && identRE.MatchString(tok) {
+		a.Scalar = tok // a positional %tensormap name (checked against the launch's tensor maps)
+		return a, nil
+	}
 	if !scalarRE.MatchString(tok) {
 		what := "argument"
 		if a.Name != "" {
