@@ -23,7 +23,6 @@ func InitFuncs() []string {
 
 var scalarRE = regexp.MustCompile(`^[+-]?(?:0[xX][0-9a-fA-F]+|[0-9]+\.?[0-9]*(?:[eE][+-]?[0-9]+)?|\.[0-9]+(?:[eE][+-]?[0-9]+)?)[fFuUlL]*$`)
 
-
 // launchParser is a small recursive-descent parser over one %launch argument string.
 type launchParser struct {
 	s   string
