@@ -190,6 +190,12 @@ func (l *launcher) tmaLane(w *warp, o *op, pc int32, lane int, r []uint64, addrO
 	a := o.async
 	t := a.tma
 	ma, msp := addrOf(t.tmap, t.tmapSp, lane)
+	if msp == spGlobal && ma < uint64(len(l.prog.params)) {
+		if _, ok := l.heap.find(ma, 1); !ok {
+			// nvcc passes a __grid_constant__ map as mov.b64 %rd, param: a parameter-space address
+			msp = spParamKernel
+		}
+	}
 	var m tmap
 	if err := l.readTensorMap(w, pc, lane, ma, msp, &m); err != nil {
 		return err
