@@ -124,7 +124,11 @@ extern "C" __global__ void tma_reduce(const __grid_constant__ CUtensorMap tm, co
 // through KS_STAGES shared buffers (full/empty mbarriers, parity waits); 4 consumer warps
 // undo the 128B swizzle and write out = 3*x + 1 at the tile's place. Block b takes tiles
 // b, b + gridDim.x, ...; blockDim 160.
+__device__ __forceinline__ void tma_pipeline_body(const CUtensorMap& tm, float* out, int rows, int cols);
 extern "C" __global__ void tma_pipeline(const __grid_constant__ CUtensorMap tm, float* out, int rows, int cols) {
+  tma_pipeline_body(tm, out, rows, cols);
+}
+__device__ __forceinline__ void tma_pipeline_body(const CUtensorMap& tm, float* out, int rows, int cols) {
   __shared__ __align__(1024) float buf[KS_STAGES][KS_BOX * KS_BOX];
   __shared__ __align__(8) unsigned long long full[KS_STAGES], empty[KS_STAGES];
   int tid = threadIdx.x, warp = tid / 32;
