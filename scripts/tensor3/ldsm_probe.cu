@@ -9,8 +9,9 @@
 #include <cstdio>
 #define ITERS 16
 
-template <int X, int TRANS, int LAYOUT>
-__global__ void ldsm_k(unsigned* out) {
+// One kernel for every variant (X, TRANS, LAYOUT uniform arguments), so that a module holds
+// one shared array.
+extern "C" __global__ void ldsm_k(unsigned* out, int X, int TRANS, int LAYOUT) {
   __shared__ __align__(1024) unsigned short sm[4096];
   int l = threadIdx.x;
   for (int i = l; i < 4096; i += 32) sm[i] = (unsigned short)(i * 7 + 1);
@@ -25,27 +26,23 @@ __global__ void ldsm_k(unsigned* out) {
   for (int it = 0; it < ITERS; it++) {
     unsigned r0 = 0, r1 = 0, r2 = 0, r3 = 0;
     if (X == 1 && !TRANS) asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];" : "=r"(r0) : "r"(base));
-    if (X == 1 && TRANS) asm volatile("ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16 {%0}, [%1];" : "=r"(r0) : "r"(base));
-    if (X == 2 && !TRANS) asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];" : "=r"(r0), "=r"(r1) : "r"(base));
-    if (X == 2 && TRANS) asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];" : "=r"(r0), "=r"(r1) : "r"(base));
-    if (X == 4 && !TRANS) asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];" : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "r"(base));
-    if (X == 4 && TRANS) asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];" : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "r"(base));
+    else if (X == 1) asm volatile("ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16 {%0}, [%1];" : "=r"(r0) : "r"(base));
+    else if (X == 2 && !TRANS) asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];" : "=r"(r0), "=r"(r1) : "r"(base));
+    else if (X == 2) asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];" : "=r"(r0), "=r"(r1) : "r"(base));
+    else if (!TRANS) asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];" : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "r"(base));
+    else asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];" : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "r"(base));
     acc = acc * 3 + (r0 ^ r1 ^ r2 ^ r3);
   }
   out[l] = acc;
 }
 
-template <int LAYOUT>
-static void layout(unsigned* d) {
-  ldsm_k<1, 0, LAYOUT><<<1, 32>>>(d); ldsm_k<1, 1, LAYOUT><<<1, 32>>>(d);
-  ldsm_k<2, 0, LAYOUT><<<1, 32>>>(d); ldsm_k<2, 1, LAYOUT><<<1, 32>>>(d);
-  ldsm_k<4, 0, LAYOUT><<<1, 32>>>(d); ldsm_k<4, 1, LAYOUT><<<1, 32>>>(d);
-}
-
 int main() {
   unsigned* d;
   cudaMalloc(&d, 128);
-  layout<0>(d); layout<1>(d); layout<2>(d); layout<3>(d); layout<4>(d); layout<5>(d);
+  const int xs[3] = {1, 2, 4};
+  for (int layout = 0; layout < 6; layout++)
+    for (int xi = 0; xi < 3; xi++)
+      for (int trans = 0; trans < 2; trans++) ldsm_k<<<1, 32>>>(d, xs[xi], trans, layout);
   cudaError_t e = cudaDeviceSynchronize();
   printf("ldsm_probe: 36 launches: %s\n", cudaGetErrorString(e));
   return e != cudaSuccess;
