@@ -16,7 +16,6 @@ import (
 // with and without the 128B and 64B swizzles). Validation: the bank model
 // (gpu/mem/banks.go) was not changed for these.
 
-
 // ncuLong reads an ncu --csv details page: per launch ID, metric name -> value.
 func ncuLong(t *testing.T, path string) (ids []int, kernels map[int]string, vals map[int]map[string]float64) {
 	t.Helper()
