@@ -223,18 +223,42 @@ func tmapSumNoAlloc(b []byte) uint32 {
 	return h
 }
 
-// boxCount is the number of elements of the box along dimension d in shared memory.
+// boxCount is the number of elements of the box along dimension d in shared memory:
+// ceil(box/elementStride), except that dimension 0 takes box[0] consecutive elements
+// whatever its element stride (measured on the H200, testdata/measured/tensor3).
 func (t *tmap) boxCount(d int) uint64 {
 	if d >= int(t.rank) {
 		return 1
 	}
+	if d == 0 {
+		return uint64(t.box[0])
+	}
 	return uint64((t.box[d] + t.estr[d] - 1) / t.estr[d])
 }
 
-// boxBytes is the size of the box in shared memory (and the transaction bytes of a load).
+// boxBytes is the box's element bytes: the transaction bytes of a load.
 func (t *tmap) boxBytes() uint64 {
 	n := t.es
 	for d := 0; d < int(t.rank); d++ {
+		n *= t.boxCount(d)
+	}
+	return n
+}
+
+// rowPitch is the shared-memory distance between the box's rows (dimension 0 runs):
+// dense without a swizzle, the swizzle span with one (a 64-byte row of a 128B-swizzled
+// box takes 128 bytes; measured).
+func (t *tmap) rowPitch() uint64 {
+	if t.swizzle != 0 {
+		return uint64(t.swizzle) * 16
+	}
+	return t.boxCount(0) * t.es
+}
+
+// smemBytes is the box's footprint in shared memory.
+func (t *tmap) smemBytes() uint64 {
+	n := t.rowPitch()
+	for d := 1; d < int(t.rank); d++ {
 		n *= t.boxCount(d)
 	}
 	return n
@@ -254,15 +278,10 @@ func (t *tmap) swizzleAddr(a uint64) uint64 {
 	return a
 }
 
-// nanBits is the fill of an out-of-bounds element with oob=nan.
+// nanBits is the fill of an out-of-bounds element with oob=nan: 0x7ff7 in every 16
+// bits (measured for f32: 0x7ff77ff7; f16, bf16 and f64 assumed the same pattern).
 func (t *tmap) nanBits() uint64 {
-	switch t.es {
-	case 2:
-		return 0x7fff
-	case 8:
-		return 0x7fffffffffffffff
-	}
-	return 0x7fffffff
+	return 0x7ff77ff77ff77ff7 & (1<<(8*t.es) - 1)
 }
 
 // placeTensorMaps writes the launch's tensor maps: into a 128-byte by-value parameter,

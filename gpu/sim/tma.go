@@ -211,6 +211,20 @@ func (l *launcher) tmaLane(w *warp, o *op, pc int32, lane int, r []uint64, addrO
 	for d := 0; d < t.rank; d++ {
 		c[d] = int64(int32(t.coords[d].get(r, lane)))
 	}
+	// Measured on the H200 (testdata/measured/tensor3, run_cases.txt): these trap with an
+	// illegal instruction.
+	if (c[0]*int64(m.es))%16 != 0 {
+		return l.laneError(w, pc, lane, Trap, ma, fmt.Sprintf("tensor copy at innermost coordinate %d (%d bytes)", c[0], c[0]*int64(m.es)),
+			"the innermost coordinate times the element size must be a multiple of 16 bytes (the H200 traps with an illegal instruction)")
+	}
+	if t.dir == tmaStore || t.dir == tmaReduce {
+		for d := 0; d < t.rank; d++ {
+			if c[d] < 0 {
+				return l.laneError(w, pc, lane, Trap, ma, fmt.Sprintf("shared-to-global tensor copy at coordinate %d = %d", d, c[d]),
+					"a store or reduction with a negative coordinate traps on the H200 (illegal instruction); boxes past the end are clipped")
+			}
+		}
+	}
 	var sh uint64
 	var ssp space
 	if t.dir == tmaLoad {
@@ -222,11 +236,12 @@ func (l *launcher) tmaLane(w *warp, o *op, pc int32, lane int, r []uint64, addrO
 		return l.laneError(w, pc, lane, Trap, sh, "tensor copy with a shared operand outside shared memory", "the shared-memory operand must be an address in the block's shared memory")
 	}
 	n := m.boxBytes()
+	foot := m.smemBytes()
 	if sh%128 != 0 {
 		return l.laneError(w, pc, lane, Misaligned, sh, fmt.Sprintf("tensor copy at shared offset %#x", sh), "the shared-memory address of a tensor copy must be a multiple of 128")
 	}
-	if sh+n > uint64(len(w.blk.shared)) {
-		return l.laneError(w, pc, lane, SharedOutOfRange, sh, fmt.Sprintf("tensor copy of a %d-byte box at shared offset %#x", n, sh),
+	if sh+foot > uint64(len(w.blk.shared)) {
+		return l.laneError(w, pc, lane, SharedOutOfRange, sh, fmt.Sprintf("tensor copy of a %d-byte box at shared offset %#x", foot, sh),
 			fmt.Sprintf("the block has %d bytes of shared memory", len(w.blk.shared)))
 	}
 	if t.dir == tmaReduce {
@@ -239,18 +254,23 @@ func (l *launcher) tmaLane(w *warp, o *op, pc int32, lane int, r []uint64, addrO
 		cnt[d] = m.boxCount(d)
 	}
 	es := int(m.es)
+	pitch, rowBytes := m.rowPitch(), cnt[0]*m.es
 	var idx [5]uint64
-	for off := uint64(0); off < n; off += m.es {
+	for e := uint64(0); e < n; e += m.es {
 		in := true
 		g := m.base
 		for d := 0; d < int(m.rank); d++ {
-			x := c[d] + int64(idx[d])*int64(m.estr[d])
+			x := c[d] + int64(idx[d])
+			if d > 0 {
+				x = c[d] + int64(idx[d])*int64(m.estr[d])
+			}
 			if x < 0 || uint64(x) >= m.dims[d] {
 				in = false
 				break
 			}
 			g += uint64(x) * m.strides[d]
 		}
+		off := e/rowBytes*pitch + e%rowBytes
 		s, err := l.bytesAt(w, pc, lane, spShared, m.swizzleAddr(sh+off), es, mem.Load)
 		if err != nil {
 			return err
@@ -290,7 +310,7 @@ func (l *launcher) tmaLane(w *warp, o *op, pc int32, lane int, r []uint64, addrO
 		return nil
 	}
 	if l.chk != nil {
-		l.chk.asyncFill(sh, min((n+127)&^127, uint64(len(w.blk.shared))-sh))
+		l.chk.asyncFill(sh, min((foot+127)&^127, uint64(len(w.blk.shared))-sh))
 	}
 	ba, bsp := addrOf(a.bar, a.barSp, lane)
 	return l.mbCompleteTx(w, pc, lane, ba, bsp, n)

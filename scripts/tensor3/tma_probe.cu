@@ -51,7 +51,10 @@ static bool encode(const ProbeMap& m, void* base, CUtensorMap* tm) {
   return true;
 }
 
-static void runMap(const char* dir, const ProbeMap& m) {
+// runMap runs map m's cases (only case `only` when it is >= 0; outputs then MAP.cK.*).
+static void runMap(const char* dir, const ProbeMap& m, int only) {
+  std::string stem = std::string(dir) + "/out/" + m.name + (only >= 0 ? ".c" + std::to_string(only) : std::string());
+  int first = only >= 0 ? only : 0, ncases = only >= 0 ? 1 : m.ncases;
   bool f32 = m.dtype == 7;
   std::vector<unsigned char> g = fillBytes(m.bufBytes, m.seed, f32);
   unsigned char* dg;
@@ -65,31 +68,31 @@ static void runMap(const char* dir, const ProbeMap& m) {
   CK(cudaMemcpy(dc, m.cases, sizeof m.cases, cudaMemcpyHostToDevice));
   if (kind == "load" || kind == "load_gptr" || kind == "load_risky") {
     unsigned char* dout; unsigned* dok; CUtensorMap* dtm;
-    CK(cudaMalloc(&dout, (size_t)m.ncases * KS_TILE));
-    CK(cudaMalloc(&dok, m.ncases * 4));
-    CK(cudaMemset(dok, 0xff, m.ncases * 4));
+    CK(cudaMalloc(&dout, (size_t)ncases * KS_TILE));
+    CK(cudaMalloc(&dok, ncases * 4));
+    CK(cudaMemset(dok, 0xff, ncases * 4));
     if (kind == "load_gptr") {
       CK(cudaMalloc(&dtm, sizeof tm));
       CK(cudaMemcpy(dtm, &tm, sizeof tm, cudaMemcpyHostToDevice));
-      tma_load_gptr<<<m.ncases, 128>>>(dtm, dc, dout, dok, m.rank, m.bytes);
+      tma_load_gptr<<<ncases, 128>>>(dtm, dc + first * 6, dout, dok, m.rank, m.bytes);
     } else {
-      tma_load<<<m.ncases, 128>>>(tm, dc, dout, dok, m.rank, m.bytes);
+      tma_load<<<ncases, 128>>>(tm, dc + first * 6, dout, dok, m.rank, m.bytes);
     }
     cudaError_t e = cudaDeviceSynchronize();
     if (e != cudaSuccess) { printf("%s: launch failed: %s\n", m.name, cudaGetErrorString(e)); exit(2); }
-    std::vector<unsigned char> out((size_t)m.ncases * KS_TILE);
-    std::vector<unsigned> ok(m.ncases);
+    std::vector<unsigned char> out((size_t)ncases * KS_TILE);
+    std::vector<unsigned> ok(ncases);
     CK(cudaMemcpy(out.data(), dout, out.size(), cudaMemcpyDeviceToHost));
     CK(cudaMemcpy(ok.data(), dok, ok.size() * 4, cudaMemcpyDeviceToHost));
-    writeFile(std::string(dir) + "/out/" + m.name + ".bin", out.data(), out.size());
-    writeFile(std::string(dir) + "/out/" + m.name + ".ok", ok.data(), ok.size() * 4);
-    printf("%s: %d cases, ok:", m.name, m.ncases);
-    for (int i = 0; i < m.ncases; i++) printf(" %u", ok[i]);
+    writeFile(stem + ".bin", out.data(), out.size());
+    writeFile(stem + ".ok", ok.data(), ok.size() * 4);
+    printf("%s%s: %d cases, ok:", m.name, only >= 0 ? ("#" + std::to_string(only)).c_str() : "", ncases);
+    for (int i = 0; i < ncases; i++) printf(" %u", ok[i]);
     printf("\n");
   } else {
     unsigned char* dsrc;
     CK(cudaMalloc(&dsrc, KS_TILE));
-    for (int k = 0; k < m.ncases; k++) {
+    for (int k = first; k < first + ncases; k++) {
       std::vector<unsigned char> src = fillBytes(KS_TILE, m.seed << 8 | k, f32);
       CK(cudaMemcpy(dsrc, src.data(), KS_TILE, cudaMemcpyHostToDevice));
       if (kind == "store") tma_store<<<1, 128>>>(tm, dc + k * 6, dsrc, m.rank, m.bytes);
@@ -98,8 +101,8 @@ static void runMap(const char* dir, const ProbeMap& m) {
       if (e != cudaSuccess) { printf("%s case %d: launch failed: %s\n", m.name, k, cudaGetErrorString(e)); exit(2); }
     }
     CK(cudaMemcpy(g.data(), dg, g.size(), cudaMemcpyDeviceToHost));
-    writeFile(std::string(dir) + "/out/" + m.name + ".bin", g.data(), g.size());
-    printf("%s: %d cases\n", m.name, m.ncases);
+    writeFile(stem + ".bin", g.data(), g.size());
+    printf("%s%s: %d cases\n", m.name, only >= 0 ? ("#" + std::to_string(only)).c_str() : "", ncases);
   }
   CK(cudaFree(dc));
   CK(cudaFree(dg));
@@ -138,11 +141,17 @@ int main(int argc, char** argv) {
   std::string group = argc > 2 ? argv[2] : "safe";
   CK(cudaFree(0));
   if (group == "pipe") { runPipe(dir); return 0; }
+  int only = -1;
+  size_t hash = group.find('#');
+  if (hash != std::string::npos) {
+    only = atoi(group.c_str() + hash + 1);
+    group = group.substr(0, hash);
+  }
   for (const ProbeMap& m : probeMaps) {
     std::string k = m.kind;
     bool want = group == m.name || (group == "safe" && (k == "load" || k == "load_gptr" || k == "store")) ||
                 (group == "risky" && k == "load_risky") || (group == "reduce" && k == "reduce");
-    if (want) runMap(dir, m);
+    if (want && only < m.ncases) runMap(dir, m, only);
   }
   return 0;
 }

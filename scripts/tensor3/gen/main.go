@@ -69,7 +69,7 @@ func maps() []Map {
 		{Name: "X_u16_sw128_offset", Kind: "load_risky", DType: "u16", Rank: 2, Dims: []int64{200, 130}, Strides: []int64{400}, Box: []int{64, 16}, EStr: ones(2), Swizzle: 128,
 			Cases: [][6]int{c2o(0, 0, 128), c2o(0, 0, 512), c2o(8, 3, 384)}},
 		{Name: "S_u16_sw128", Kind: "store", DType: "u16", Rank: 2, Dims: []int64{200, 130}, Strides: []int64{400}, Box: []int{64, 16}, EStr: ones(2), Swizzle: 128,
-			Cases: [][6]int{c2(0, 0), c2(150, 120), c2(-8, -4), c2(8, 3)}},
+			Cases: [][6]int{c2(0, 0), c2(150, 120), c2(-8, -4), c2(8, 3), c2(150, 0), c2(0, 120), c2(-8, 0), c2(0, -4)}},
 		{Name: "S_f32_none", Kind: "store", DType: "f32", Rank: 2, Dims: []int64{70, 33}, Strides: []int64{288}, Box: []int{32, 8}, EStr: ones(2),
 			Cases: [][6]int{c2(0, 0), c2(50, 30), c2(-5, -2)}},
 		{Name: "S_f32_3d", Kind: "store", DType: "f32", Rank: 3, Dims: []int64{50, 20, 6}, Strides: []int64{256, 6144}, Box: []int{8, 4, 3}, EStr: ones(3),
