@@ -171,6 +171,10 @@ func (l *launcher) readTensorMap(w *warp, pc int32, lane int, ma uint64, sp spac
 		return l.laneError(w, pc, lane, Trap, ma, fmt.Sprintf("tensor map in %s memory", spaceNames[sp]),
 			"a tensor map must be a kernel parameter (const __grid_constant__ CUtensorMap) or in global or constant memory")
 	}
+	if sp == spParamKernel && ma+TensorMapBytes > uint64(len(l.prog.params)) {
+		return l.laneError(w, pc, lane, Trap, ma, fmt.Sprintf("invalid tensor map at param offset %#x", ma),
+			fmt.Sprintf("the kernel's %d bytes of parameters hold no 128-byte tensor map there", len(l.prog.params)))
+	}
 	var b [TensorMapBytes]byte
 	for off := uint64(0); off < TensorMapBytes; off += 64 {
 		s, err := l.bytesAt(w, pc, lane, sp, ma+off, 64, mem.Load)
