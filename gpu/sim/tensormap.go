@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"strings"
 )
 
@@ -169,7 +168,7 @@ func (m *TensorMap) Encode(base uint64, size int64) ([TensorMapBytes]byte, error
 		}
 		b[106+i] = uint8(es)
 	}
-	binary.LittleEndian.PutUint32(b[120:], tmapSum(b[:120]))
+	binary.LittleEndian.PutUint32(b[120:], tmapSumNoAlloc(b[:120]))
 	return b, nil
 }
 
@@ -178,12 +177,6 @@ func b2byte(v bool) byte {
 		return 1
 	}
 	return 0
-}
-
-func tmapSum(b []byte) uint32 {
-	h := fnv.New32a()
-	h.Write(b)
-	return h.Sum32()
 }
 
 // errNotTensorMap is returned for bytes that are not an intact tensor map.
@@ -213,7 +206,7 @@ func decodeTensorMap(b []byte, t *tmap) error {
 	return nil
 }
 
-// tmapSumNoAlloc is tmapSum without the hash object (FNV-1a, 32 bits).
+// tmapSumNoAlloc is the map's checksum: FNV-1a, 32 bits.
 func tmapSumNoAlloc(b []byte) uint32 {
 	h := uint32(2166136261)
 	for _, c := range b {
