@@ -252,6 +252,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		symbols = append(symbols, v)
 		return nil
 	})
+	var tmaps []string
+	fs.Func("tensormap", "a tiled tensor map for a CUtensorMap parameter, as %tensormap: 'tmA=tiled(A, dims=[1024,1024], box=[64,64], swizzle=128B)' (repeatable)", func(v string) error {
+		tmaps = append(tmaps, v)
+		return nil
+	})
 	compiler := fs.String("compiler", "auto", "auto, clang or nvcc")
 	flags := fs.String("flags", "", "extra compiler flags")
 	budget := fs.Float64("budget", 0, "most thread-instructions to simulate (default 2e9)")
@@ -310,7 +315,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		}
 		req.Launch = l
 	}
-	if *dynSmem != "" || len(symbols) > 0 {
+	if *dynSmem != "" || len(symbols) > 0 || len(tmaps) > 0 {
 		if req.Launch == nil {
 			req.Launch = &magics.Launch{}
 		}
@@ -327,6 +332,13 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 				return fmt.Errorf("--symbol: %w", err)
 			}
 			req.Launch.Symbols = append(req.Launch.Symbols, sym)
+		}
+		for _, v := range tmaps {
+			m, err := magics.ParseTensorMap(v)
+			if err != nil {
+				return fmt.Errorf("--tensormap: %w", err)
+			}
+			req.Launch.TensorMaps = append(req.Launch.TensorMaps, m)
 		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -45,7 +45,7 @@ func programMode(fs *flag.FlagSet) bool {
 }
 
 // kernelOnlyFlags describe one synthetic launch; a program makes its own launches.
-var kernelOnlyFlags = map[string]bool{"grid": true, "block": true, "launch": true, "dynamic-smem": true, "symbol": true,
+var kernelOnlyFlags = map[string]bool{"grid": true, "block": true, "launch": true, "dynamic-smem": true, "symbol": true, "tensormap": true,
 	"expect": true, "html": true, "dump": true, "compiler": true}
 
 // isProgramFile reports whether path is CUDA source with host code (a main function).

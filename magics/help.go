@@ -33,6 +33,8 @@ func magicTable() []magicDoc {
 			"Dynamic shared memory per block for extern __shared__ arrays (the third <<<grid, block, bytes>>> value; %launch k<<<4, 256, 1024>>>(...) sets it too); auto: none given."},
 		{"%symbol", "%symbol c_Kernel = rand(17) | file(\"k.bin\"):f32 | 2.5f | clear",
 			"Sets a __constant__ or __device__ variable before the launch (like cudaMemcpyToSymbol); initialisers as in %launch, a number is one element; shown with the outputs. clear forgets them."},
+		{"%tensormap", "%tensormap tmA = tiled(A, dims=[1024, 1024], box=[64, 64], swizzle=128B) | clear",
+			"A tiled tensor map (cuTensorMapEncodeTiled) for the kernel's const __grid_constant__ CUtensorMap parameter (or CUtensorMap* argument) named tmA, over buffer parameter A, for cp.async.bulk.tensor: dims and box innermost first; optional dtype= (default A's type), strides=[bytes of dims 1..] (default packed), element_strides=[...], swizzle=none|32B|64B|128B, oob=zero|nan, interleave=none. In %launch the map's place may be given as its name. clear forgets them."},
 		{"%compiler", "%compiler auto | clang | nvcc", "Compiler for CUDA cells; auto uses nvcc when installed, else the newest clang."},
 		{"%flags", "%flags -O3 -use_fast_math", "Extra compiler flags from an allow-list: -O0..-O3, -DNAME[=V], -UNAME, -std=c++17, -Wall -Wno-NAME -Werror, -w, -ffast-math, -use_fast_math, -ftz= -prec-div= -prec-sqrt= -fmad=, -lineinfo, -maxrregcount=N, -I DIR (see the README). Refused in sandbox mode."},
 		{"%trace", "%trace block=0 warps=0-3 steps=5000", "What the stepping widget records: one block (linear index), a range of its warps, at most this many steps."},

@@ -398,6 +398,10 @@ func (p *launchParser) arg() (Arg, error) {
 	}
 	p.pos = save
 	tok := p.token()
+	if a.Name == "" && identRE.MatchString(tok) {
+		a.Scalar = tok // a positional %tensormap name (checked against the launch's tensor maps)
+		return a, nil
+	}
 	if !scalarRE.MatchString(tok) {
 		what := "argument"
 		if a.Name != "" {

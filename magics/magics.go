@@ -161,7 +161,8 @@ type defaults struct {
 
 	shared    int // %shared / <<<g, b, N>>>: dynamic shared memory, when sharedSet
 	sharedSet bool
-	symbols   []Symbol // %symbol
+	symbols   []Symbol    // %symbol
+	tmaps     []TensorMap // %tensormap (tensormap.go)
 }
 
 // State holds the kernel's defaults between cells. It is not safe for concurrent use.
@@ -198,6 +199,7 @@ func (d defaults) clone() defaults {
 	}
 	c.launch = d.launch.Clone()
 	c.symbols = append([]Symbol(nil), d.symbols...)
+	c.tmaps = append([]TensorMap(nil), d.tmaps...)
 	return c
 }
 
@@ -205,7 +207,7 @@ func (d defaults) clone() defaults {
 // and the symbols of %shared and %symbol (a launch of the first kernel with
 // automatic arguments when there was no %launch).
 func (d defaults) withLaunchSettings() *Launch {
-	if !d.sharedSet && len(d.symbols) == 0 {
+	if !d.sharedSet && len(d.symbols) == 0 && len(d.tmaps) == 0 {
 		return d.launch
 	}
 	l := d.launch.Clone()
@@ -214,6 +216,7 @@ func (d defaults) withLaunchSettings() *Launch {
 	}
 	l.Shared, l.SharedSet = d.shared, d.sharedSet
 	l.Symbols = append([]Symbol(nil), d.symbols...)
+	l.TensorMaps = append([]TensorMap(nil), d.tmaps...)
 	return l
 }
 
@@ -414,6 +417,21 @@ func applyMagic(n int, line string, d *defaults, spec *Spec) error {
 			}
 		}
 		d.symbols = append(kept, sym)
+	case "%tensormap":
+		if arg == "clear" {
+			d.tmaps = nil
+			return nil
+		}
+		m, err := ParseTensorMap(arg)
+		if err != nil {
+			var me *Error
+			if asError(err, &me) {
+				me.Line, me.Magic = n, "%tensormap"
+				return me
+			}
+			return fail("%v", err)
+		}
+		d.tmaps = setTensorMap(d.tmaps, m)
 	case "%compiler":
 		switch arg {
 		case "auto", "clang", "nvcc":

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/kernelscope/kernelscope/gpu/ptx"
+	"github.com/kernelscope/kernelscope/gpu/sim"
 )
 
 // paramUse is what the kernel's code says about one parameter.
@@ -176,6 +177,8 @@ type launchArg struct {
 	info   report.ArgInfo
 	buffer []byte // nil for scalars
 	scalar uint64
+	lmap   *launch.TensorMap // a tensor-map argument (tensormap.go)
+	tmap   *sim.TensorMap
 }
 
 // scalarType names a scalar parameter's type in the cell language; untyped
@@ -264,6 +267,12 @@ func buildArgs(ctx context.Context, f *ptx.Func, cparams []cudaParam, spec *laun
 			}
 		} else if i < len(given) {
 			g = &given[i]
+		}
+		if m, ok, err := tensorMapArg(spec, f, cparams, i, short, g); err != nil {
+			return nil, nil, err
+		} else if ok {
+			args[i] = launchArg{info: report.ArgInfo{Name: short, Type: "CUtensorMap"}, lmap: m}
+			continue
 		}
 		u := uses[i]
 		if u.pointer || (g != nil && g.Init != nil) {
@@ -367,6 +376,9 @@ func buildArgs(ctx context.Context, f *ptx.Func, cparams []cudaParam, spec *laun
 	}
 	for name := range byName {
 		return nil, nil, fmt.Errorf("%%launch %s: no parameter named %q (parameters: %s)", demangle(f.Name), name, strings.Join(names, ", "))
+	}
+	if err := bindTensorMaps(args, names, f); err != nil {
+		return nil, nil, err
 	}
 	return args, notes, nil
 }

@@ -141,7 +141,7 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 	observe, merge := mergedObserver(lowering, mod, counter)
 	simArgs := make([]sim.Arg, len(args))
 	for i, a := range args {
-		simArgs[i] = sim.Arg{Buffer: a.buffer, Scalar: a.scalar}
+		simArgs[i] = sim.Arg{Buffer: a.buffer, Scalar: a.scalar, TensorMap: a.tmap}
 	}
 	tr := req.Trace
 	cfg := sim.Config{

@@ -55,12 +55,12 @@ func ParseWGMMA(mods []string) (*WGMMA, error) {
 	case ElemTF32:
 		ok = ok && m.K == 8 && d == ElemF32
 	case ElemE4M3, ElemE5M2:
-		ok = m.N >= 8 && m.N <= MaxWGMMAN && m.N%8 == 0 && (b == ElemE4M3 || b == ElemE5M2) && m.K == 32 && d == ElemF32
+		ok = m.N >= 8 && m.N <= MaxWGMMAN && m.N%8 == 0 && (b == ElemE4M3 || b == ElemE5M2) && m.K == 32 && (d == ElemF32 || d == ElemF16)
 	default:
 		ok = false
 	}
 	if !ok {
-		return nil, fmt.Errorf("wgmma.mma_async.%s.%s is not modelled (supported: m64nNk16 .f32/.f16 with .f16, m64nNk16 .f32 with .bf16, m64nNk8 .f32 with .tf32, m64nNk32 .f32 with .e4m3/.e5m2 (not .f16), N = 8, 16, ... 256; integer and binary forms are not)",
+		return nil, fmt.Errorf("wgmma.mma_async.%s.%s is not modelled (supported: m64nNk16 .f32/.f16 with .f16, m64nNk16 .f32 with .bf16, m64nNk8 .f32 with .tf32, m64nNk32 .f32/.f16 with .e4m3/.e5m2, N = 8, 16, ... 256; integer and binary forms are not)",
 			shape, strings.Join(types, "."))
 	}
 	m.A, m.B, m.C, m.D = a, b, d, d
@@ -112,7 +112,7 @@ func (m *WGMMA) Rows(a, b, c, d []uint64, negA, negB, noC bool) {
 				cb = c[i*m.N+j]
 			}
 			v := m.mma.dot(ta[i*k:(i+1)*k], tb[:k], cb)
-			if m.fp8 && v>>23&0xff != 0xff {
+			if m.fp8 && m.D == ElemF32 && v>>23&0xff != 0xff {
 				v &^= 1<<10 - 1
 			}
 			d[i*m.N+j] = v

@@ -22,12 +22,28 @@ type Launch struct {
 	TemplateArgs string // "16" of MatrixMul<16>(...); "" when none were given
 	Args         []Arg  // by name when every Name is set, else by position
 
-	Grid, Block [3]int   // from NAME<<<grid, block[, shared]>>>(...); zero when not given
-	Shared      int      // dynamic shared memory per block in bytes (<<<g, b, N>>>, %shared N, --dynamic-smem N)
-	SharedSet   bool     // Shared was given (0 included)
-	Cluster     [3]int   // blocks per cluster (<<<g, b, shmem, cluster(2,1,1)>>>); zero when not given
-	Cooperative bool     // a cooperative launch (<<<g, b, shmem, cooperative>>>, cudaLaunchCooperativeKernel)
-	Symbols     []Symbol // __constant__ / __device__ variables the launch sets (%symbol)
+	Grid, Block [3]int      // from NAME<<<grid, block[, shared]>>>(...); zero when not given
+	Shared      int         // dynamic shared memory per block in bytes (<<<g, b, N>>>, %shared N, --dynamic-smem N)
+	SharedSet   bool        // Shared was given (0 included)
+	Cluster     [3]int      // blocks per cluster (<<<g, b, shmem, cluster(2,1,1)>>>); zero when not given
+	Cooperative bool        // a cooperative launch (<<<g, b, shmem, cooperative>>>, cudaLaunchCooperativeKernel)
+	Symbols     []Symbol    // __constant__ / __device__ variables the launch sets (%symbol)
+	TensorMaps  []TensorMap // tensor maps for CUtensorMap parameters (%tensormap, --tensormap)
+}
+
+// TensorMap is a tiled tensor map for a CUtensorMap parameter, as cuTensorMapEncodeTiled
+// takes it: %tensormap tmA = tiled(A, dims=[1024, 1024], box=[64, 64], swizzle=128B).
+type TensorMap struct {
+	Name        string   // the kernel parameter (or %launch argument) that receives it
+	Buffer      string   // the buffer parameter holding the tensor
+	DType       string   // element type; "" = the buffer's
+	Dims        []uint64 // innermost first
+	Strides     []uint64 // bytes, dimensions 1..; nil = packed
+	Box         []uint32
+	ElemStrides []uint32 // nil = all 1
+	Swizzle     int      // 0, 32, 64, 128
+	OOBNaN      bool     // oob=nan
+	Interleave  string   // "" or "none"; others are refused by the simulator
 }
 
 // Symbol sets a module-scope __constant__ or __device__ variable before the
@@ -51,6 +67,7 @@ func (l *Launch) Clone() *Launch {
 		}
 	}
 	c.Symbols = append([]Symbol(nil), l.Symbols...)
+	c.TensorMaps = append([]TensorMap(nil), l.TensorMaps...)
 	return &c
 }
 

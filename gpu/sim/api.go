@@ -118,6 +118,9 @@ type Arg struct {
 	Buffer    []byte // initial contents of a pointer parameter's allocation (copied)
 	Scalar    uint64 // raw little-endian bits of a scalar parameter
 	Undefined bool   // the buffer has no initialiser: initcheck reports reads of bytes the kernel did not write
+	// TensorMap, when set, makes this a tensor-map argument: a 128-byte CUtensorMap
+	// parameter gets the map's bytes, an 8-byte one the address of a copy in global memory.
+	TensorMap *TensorMap
 }
 
 // Result is what a launch produced.

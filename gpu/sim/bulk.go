@@ -51,6 +51,7 @@ type asyncOp struct {
 	dstPred    bool
 	waitFailed bool // test_wait never yields
 	try        bool
+	tma        *tmaOp // tensor copies (tma.go)
 }
 
 const (
@@ -203,6 +204,9 @@ func (fd *fnDecoder) mbarrierOp(in *ptx.Inst) (op, error) {
 
 // bulkCopy lowers cp.async.bulk (not .tensor): [dst], [src], size {, [mbar]}.
 func (fd *fnDecoder) bulkCopy(in *ptx.Inst) (op, error) {
+	if len(in.Mods) > 2 && (in.Mods[2] == "tensor" || len(in.Mods) > 3 && in.Mods[2] == "prefetch" && in.Mods[3] == "tensor") {
+		return fd.tensorCopy(in)
+	}
 	a := &asyncOp{dstReg: -1}
 	var spaces []space
 	completeTx, group := false, false
@@ -275,6 +279,12 @@ func (l *launcher) asyncExec(w *warp, o *op, pc int32, exec uint32, r []uint64) 
 		lane := firstLane(m)
 		if o.sub == asBulkCopy {
 			if err := l.bulkCopyLane(w, o, pc, lane, r, addrOf); err != nil {
+				return false, err
+			}
+			continue
+		}
+		if o.sub == asTensor {
+			if err := l.tmaLane(w, o, pc, lane, r, addrOf); err != nil {
 				return false, err
 			}
 			continue
@@ -450,6 +460,11 @@ func (l *launcher) bulkCopyLane(w *warp, o *op, pc int32, lane int, r []uint64, 
 		return nil
 	}
 	ba, bsp := addrOf(a.bar, a.barSp, lane)
+	return l.mbCompleteTx(w, pc, lane, ba, bsp, n)
+}
+
+// mbCompleteTx completes n transaction bytes of a copy on the mbarrier at ba.
+func (l *launcher) mbCompleteTx(w *warp, pc int32, lane int, ba uint64, bsp space, n uint64) error {
 	if bsp != spShared {
 		return l.laneError(w, pc, lane, Unsupported, ba, "mbarrier not in shared memory", "an mbarrier object must be in the block's shared memory")
 	}

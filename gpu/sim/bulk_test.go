@@ -74,7 +74,8 @@ WAIT:
 	ld.param.u64 %rd2, [out];
 	mov.u32 %r4, buf;
 	@%p1 cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r4], [%rd2], 24, [%r3]; // BAD`, Misaligned, "multiples of 16"},
-		{"tensor", `@%p1 cp.async.bulk.tensor.1d.shared::cluster.global.mbarrier::complete_tx::bytes [%r4], [%rd2, {%r1}], [%r3]; // BAD`, Unsupported, "not modelled"},
+		{"tensor", `@%p1 cp.async.bulk.tensor.1d.shared::cluster.global.mbarrier::complete_tx::bytes [%r4], [%rd2, {%r1}], [%r3]; // BAD`, Trap, "tensor map"},
+		{"im2col", `@%p1 cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r4], [%rd2, {%r1, %r1, %r1}], [%r3]; // BAD`, Unsupported, "not modelled"},
 	}
 	for _, c := range cases {
 		src := head + "\t" + c.body + "\n\tret;\n}\n"

@@ -1228,6 +1228,9 @@ func (fd *fnDecoder) elect(in *ptx.Inst) (op, error) {
 // cpAsync lowers cp.async (copy, commit_group, wait_group, wait_all). The
 // copy is performed when issued, which the wait semantics allow.
 func (fd *fnDecoder) cpAsync(in *ptx.Inst) (op, error) {
+	if len(in.Mods) > 3 && in.Mods[0] == "reduce" && in.Mods[3] == "tensor" {
+		return fd.tensorCopy(in) // tma.go
+	}
 	if len(in.Mods) == 0 || in.Mods[0] != "async" {
 		return op{}, errors.New("only cp.async is supported")
 	}

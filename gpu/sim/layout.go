@@ -193,6 +193,9 @@ func newProgram(m *ptx.Module, kernel string, args []Arg, cfg *Config, h *heap) 
 	for i, a := range args {
 		s := p.paramSlots[i]
 		v := a.Scalar
+		if a.TensorMap != nil {
+			continue // placeTensorMaps, once every buffer has its address
+		}
 		if s.size != 1 && s.size != 2 && s.size != 4 && s.size != 8 {
 			// An aggregate passed by value (.b8 array): its bytes come from
 			// Buffer, or from the little-endian bytes of Scalar.
@@ -216,6 +219,9 @@ func newProgram(m *ptx.Module, kernel string, args []Arg, cfg *Config, h *heap) 
 			v = bufs[i].base
 		}
 		storeLE(p.params[s.off:], s.size, v)
+	}
+	if err := placeTensorMaps(p, args, bufs, h, func(i int) string { return kf.Params[i].Name }); err != nil {
+		return nil, nil, err
 	}
 	// Frames and code.
 	for _, fn := range p.fns {

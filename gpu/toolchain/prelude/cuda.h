@@ -2,3 +2,4 @@
 // code is in kernelscope_prelude.h, which clang includes before the cell.
 #pragma clang system_header
 #include "kernelscope_prelude.h"
+#include "kernelscope_tma.h"
