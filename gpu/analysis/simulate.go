@@ -184,6 +184,14 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 		if err != nil {
 			rep.Notes = append(rep.Notes, "timing model not run: "+err.Error())
 			tm = nil
+		} else if tm.interleaved, tm.pathWhy = choosePath(req, mod, k); tm.interleaved {
+			cfg.Decoded = tm.decoded
+			if !req.TimedCaches {
+				// same-address atomics serialise at the L2 servers and the SM's shared unit
+				tm.model.SetMemory(nil, mem.NewAtomicUnits(spec.SMs, mem.DefaultAtomicCosts))
+			}
+			sample = newTimingSample(nblocks, spec.SMs*max(bps, 1), -1) // every block: the model runs the launch
+			cfg.Driver = tm.driver(ctx)
 		} else {
 			cfg.Decoded = tm.decoded
 			sample = newTimingSample(nblocks, spec.SMs*max(bps, 1), req.TimingWaves)
@@ -201,7 +209,9 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 			if isTraced {
 				traced[a.Warp] = append(traced[a.Warp], tracedAccess{line: a.Line, outcome: o})
 			}
-			if tm != nil && tm.err == nil && sample.modelled(a.Block) {
+			if tm != nil && tm.interleaved {
+				tm.stepMemory(a, o)
+			} else if tm != nil && tm.err == nil && sample.modelled(a.Block) {
 				tm.memory(a, o)
 				if len(tm.queues) > 0 && a.Warp >= 0 && a.Warp < len(tm.queues) && len(tm.queues[a.Warp]) > sim.MaxBlockIssues {
 					abandonTiming(tm, a.Block)

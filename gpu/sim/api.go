@@ -61,6 +61,10 @@ type Config struct {
 	// another in block order (racy kernels then give the serial outputs).
 	Workers int
 	sched   schedule // alternative warp schedules, for tests of order independence
+
+	// Driver, when set, runs the launch execution-driven (step.go): it makes
+	// blocks resident and steps warps one instruction at a time.
+	Driver Driver
 }
 
 // schedule perturbs the order in which a block's warps run (tests only).

@@ -70,6 +70,8 @@ type launcher struct {
 	doneBlocks      int        // blocks committed (progress)
 
 	async *asyncState // mbarrier progress (bulk.go); nil until an mbarrier changes
+
+	driven bool // Config.Driver steps the warps (step.go)
 }
 
 // quantum is how many warp-instructions a warp runs before the scheduler
@@ -91,7 +93,7 @@ func (l *launcher) runWarp(w *warp, n int) error {
 	r := w.regs[w.regBase:]
 	var threads, predOn int64
 	tracing := w.traced && l.tr != nil && l.tr.on()
-	logIssues := l.cfg.Issues != nil
+	logIssues := l.cfg.Issues != nil || l.driven
 	defer func() {
 		l.threads += threads
 		l.predOn += predOn

@@ -1,0 +1,153 @@
+package analysis
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/kernelscope/kernelscope/gpu/mem"
+	"github.com/kernelscope/kernelscope/gpu/ptx"
+	"github.com/kernelscope/kernelscope/gpu/sim"
+	"github.com/kernelscope/kernelscope/gpu/timing"
+)
+
+// Execution-driven ("interleaved") timing (docs/design.md, "Execution-driven
+// timing"): the timing model decides which warp issues and the simulator
+// executes that warp's instruction then, so resident blocks interleave as
+// the model's schedulers interleave them. The other path ("replay",
+// trace-driven) simulates each block to completion, on every core, and
+// replays its issue log. Request.TimingPath chooses; by default
+// (TimingAuto) a launch runs interleaved when its kernel's outcome or time
+// depends on the interleaving: global or generic atomics, or ordered
+// (volatile, relaxed, acquire) loads outside shared memory, as spin-waits
+// use. The report says which path ran and why (report.Timing.Path, PathReason).
+
+// The values of Request.TimingPath.
+const (
+	TimingAuto        = ""            // interleaved when the kernel has global atomics or ordered global loads, else replay
+	TimingInterleaved = "interleaved" // execution-driven
+	TimingReplay      = "replay"      // trace-driven
+)
+
+// choosePath decides the timing path of a launch and says why.
+func choosePath(req Request, mod *ptx.Module, k *ptx.Func) (interleaved bool, why string) {
+	checks := req.Checks.Race || req.Checks.Init || req.Checks.Sync || req.Checks.Order
+	switch req.TimingPath {
+	case TimingReplay:
+		return false, "asked for (%timing on replay)"
+	case TimingInterleaved:
+		if checks {
+			return false, "interleaved was asked for, but the correctness checks run only on the replay path"
+		}
+		return true, "asked for (%timing on interleaved)"
+	}
+	if checks {
+		return false, "the correctness checks run on the replay path"
+	}
+	if in, what := interleavingSensitive(mod, k); in != nil {
+		return true, fmt.Sprintf("the kernel has %s (PTX line %d: %s), whose outcome and time depend on how resident blocks interleave", what, in.Pos.Line, in.Text())
+	}
+	return false, "no global atomics or ordered global loads: the blocks' order does not matter"
+}
+
+// interleavingSensitive returns the first instruction of the kernel or a
+// function of the module that makes a launch depend on interleaving.
+func interleavingSensitive(mod *ptx.Module, k *ptx.Func) (*ptx.Inst, string) {
+	funcs := []*ptx.Func{k}
+	for _, f := range mod.Funcs {
+		if f != k && !f.Entry {
+			funcs = append(funcs, f)
+		}
+	}
+	for _, f := range funcs {
+		for _, in := range f.Insts {
+			has := func(m string) bool {
+				for _, x := range in.Mods {
+					if x == m || strings.HasPrefix(x, m+"::") {
+						return true
+					}
+				}
+				return false
+			}
+			if has("shared") || has("local") || has("param") || has("const") {
+				continue
+			}
+			switch {
+			case in.Op == "atom":
+				return in, "a global atomic"
+			case in.Op == "ld" && (has("volatile") || has("relaxed") || has("acquire")):
+				return in, "an ordered global load"
+			}
+		}
+	}
+	return nil, ""
+}
+
+// stepSource is the simulator's Stepper as the timing model's Source: it
+// turns each executed instruction's accesses (reported to OnMemory during
+// Step) into the event the model times.
+type stepSource struct {
+	st *sim.Stepper
+	t  *timingRun
+}
+
+func (s *stepSource) Blocks() int { return s.st.Blocks() }
+
+func (s *stepSource) Start(sm int) (int, int, error) {
+	slot, err := s.st.Start(sm)
+	return slot, s.st.WarpsPerBlock(), err
+}
+
+func (s *stepSource) Peek(slot, w int) (int32, timing.WarpState, error) {
+	pc, st, err := s.st.Peek(slot, w)
+	return pc, timing.WarpState(st), err
+}
+
+func (s *stepSource) Step(slot, w int) (timing.Event, *mem.Access, error) {
+	t := s.t
+	t.stepN, t.stepHasAcc, t.stepEv = 0, false, timing.Event{}
+	is, err := s.st.Step(slot, w)
+	e := t.stepEv
+	e.PC, e.Active = is.PC, is.Active
+	if int(e.PC) >= t.npcs {
+		t.dropped++
+		e.PC = -1
+	}
+	var acc *mem.Access
+	if t.stepHasAcc {
+		acc = &t.stepAcc
+	}
+	return e, acc, err
+}
+
+func (s *stepSource) Waiting(slot, w int) bool { return s.st.Waiting(slot, w) }
+
+func (s *stepSource) Deadlock() error { return s.st.Deadlock() }
+
+// stepMemory records an access of the instruction being stepped: the first
+// one times the instruction (as the replay path times an issue by its first).
+func (t *timingRun) stepMemory(a *mem.Access, o mem.Outcome) {
+	t.stepN++
+	if t.stepN > 1 {
+		return
+	}
+	t.stepEv = eventOf(a, o)
+	if a.Space == mem.Global || a.Space == mem.Local || (a.Space == mem.Shared && a.Kind >= mem.Atomic) {
+		if t.timed || a.Kind >= mem.Atomic {
+			t.stepAcc, t.stepHasAcc = *a, true
+		}
+	}
+}
+
+// driver is the sim.Driver of an interleaved launch: the model runs the
+// launch through the Stepper and keeps its result for finish.
+func (t *timingRun) driver(ctx context.Context) sim.Driver {
+	return func(st *sim.Stepper) error {
+		res, err := t.model.RunDriven(ctx, &stepSource{st: st, t: t})
+		if err != nil {
+			return err
+		}
+		t.driven = res
+		return st.Finish()
+	}
+}
