@@ -2,12 +2,19 @@ package analysis
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
 	"math"
 	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/kernelscope/kernelscope/gpu/launch"
 	"github.com/kernelscope/kernelscope/gpu/report"
+	"github.com/kernelscope/kernelscope/internal/golden"
 )
 
 // runContention runs a kernel of testdata/measured/caches/ptx/contention.ptx.
@@ -59,6 +66,231 @@ func TestInterleavedContention(t *testing.T) {
 			in.Timing.Cycles, 100*ei, re.Timing.Cycles, 100*er)
 		if math.Abs(ei) > c.tol {
 			t.Errorf("%s %dx%d: interleaved %d cycles, H200 %d (%+.1f%%, bound %.0f%%)", c.kernel, c.grid, c.block, in.Timing.Cycles, c.h200, 100*ei, 100*c.tol)
+		}
+	}
+}
+
+// goldenPaths runs every golden launch on both timing paths.
+func goldenPaths(t *testing.T) (names []string, replay, inter []*report.Report, h200 []int64) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(golden.Dir(), "ncu_sm90.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ncu map[string]map[string]string
+	if err := json.Unmarshal(b, &ncu); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range loadCases(t) {
+		base := strings.TrimSuffix(filepath.Base(c.Source), ".cu")
+		src := readGolden(t, "ptx/"+base+".sm_90.ptx")
+		run := func(path string) *report.Report {
+			rep, err := Run(context.Background(), Request{Source: []byte(src), SourceFile: base + ".ptx", IsPTX: true, Arch: "sm_90",
+				Launch: launchOf(c), Grid: c.Grid, Block: c.Block, BaseDir: golden.Dir(), Timing: true, TimingPath: path, Trace: launch.Trace{Steps: -1}})
+			if err != nil || rep.Timing == nil {
+				t.Fatalf("%s (%s): %v", c.Name, path, err)
+			}
+			if rep.Timing.Path != path {
+				t.Fatalf("%s: asked for %s, ran %s", c.Name, path, rep.Timing.Path)
+			}
+			return rep
+		}
+		m, err := ncuNumber(ncu[c.Name]["sm__cycles_elapsed.max"])
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, c.Name)
+		replay = append(replay, run(TimingReplay))
+		inter = append(inter, run(TimingInterleaved))
+		h200 = append(h200, m)
+	}
+	return
+}
+
+// TestInterleavedGolden runs the golden launches (race-free) on both paths:
+// outputs, instruction counters and order-independent memory counters must
+// be identical; the cycle errors of both paths against the H200 are reported
+// (whole launch and kernel only), with the kernel-only mean of the
+// interleaved path bounded so it cannot silently get worse than replay's by
+// much.
+func TestInterleavedGolden(t *testing.T) {
+	names, replay, inter, h200 := goldenPaths(t)
+	var sum [2][2]float64
+	for i, name := range names {
+		r, x := replay[i], inter[i]
+		if len(r.Outputs) != len(x.Outputs) {
+			t.Fatalf("%s: %d outputs on replay, %d interleaved", name, len(r.Outputs), len(x.Outputs))
+		}
+		for j := range r.Outputs {
+			if r.Outputs[j].Checksum != x.Outputs[j].Checksum {
+				t.Errorf("%s: output %s differs between the paths (%s vs %s)", name, r.Outputs[j].Name, r.Outputs[j].Checksum, x.Outputs[j].Checksum)
+			}
+		}
+		rs, xs := r.Stats, x.Stats
+		if rs.WarpInstructions != xs.WarpInstructions || rs.ThreadInstructions != xs.ThreadInstructions || rs.Branches != xs.Branches || rs.DivergentBranches != xs.DivergentBranches {
+			t.Errorf("%s: counters differ: replay %+v, interleaved %+v", name, rs, xs)
+		}
+		if len(r.Lines) != len(x.Lines) {
+			t.Fatalf("%s: %d lines vs %d", name, len(r.Lines), len(x.Lines))
+		}
+		for j := range r.Lines {
+			a, b := r.Lines[j], x.Lines[j]
+			if a.WarpExecs != b.WarpExecs || a.ThreadExecs != b.ThreadExecs || a.Requests != b.Requests || a.Sectors != b.Sectors || a.Wavefronts != b.Wavefronts {
+				t.Errorf("%s: PTX line %d counters differ: %+v vs %+v", name, a.PTXLine, a, b)
+			}
+		}
+		rm, xm := r.Memory, x.Memory
+		if rm.GlobalLoadRequests != xm.GlobalLoadRequests || rm.GlobalLoadSectors != xm.GlobalLoadSectors || rm.GlobalStoreSectors != xm.GlobalStoreSectors ||
+			rm.SharedLoadWavefronts != xm.SharedLoadWavefronts || rm.SharedStoreWavefronts != xm.SharedStoreWavefronts {
+			t.Errorf("%s: memory counters differ: %+v vs %+v", name, rm, xm)
+		}
+		lc := r.Timing.LaunchCycles
+		mk := float64(h200[i] - lc)
+		var e [2][2]float64
+		for p, rep := range []*report.Report{r, x} {
+			e[p][0] = 100 * float64(rep.Timing.Cycles-h200[i]) / float64(h200[i])
+			e[p][1] = 100 * (float64(rep.Timing.KernelCycles) - mk) / mk
+			sum[p][0] += math.Abs(e[p][0])
+			sum[p][1] += math.Abs(e[p][1])
+		}
+		t.Logf("%-22s H200 %7d | replay %7d (%+6.1f%%, kernel %+6.1f%%) | interleaved %7d (%+6.1f%%, kernel %+6.1f%%) | L2 hit %.1f%% / %.1f%%", name, h200[i],
+			r.Timing.Cycles, e[0][0], e[0][1], x.Timing.Cycles, e[1][0], e[1][1], 100*rm.L2HitRate, 100*xm.L2HitRate)
+	}
+	n := float64(len(names))
+	t.Logf("golden mean |error| over %d launches: replay %.1f%% whole, %.1f%% kernel only; interleaved %.1f%% whole, %.1f%% kernel only",
+		len(names), sum[0][0]/n, sum[0][1]/n, sum[1][0]/n, sum[1][1]/n)
+	if sum[1][1] > 1.5*sum[0][1] {
+		t.Errorf("interleaved kernel-only mean error %.1f%% is over 1.5x replay's %.1f%%", sum[1][1]/n, sum[0][1]/n)
+	}
+}
+
+// runSpin runs a kernel of testdata/spinwait.ptx.
+func runSpin(ctx context.Context, t *testing.T, kernel string, grid, block int, path string, budget int64) (*report.Report, error) {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("testdata", "spinwait.ptx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := []launch.Arg{{Init: &launch.Init{Func: "zeros", N: 1, Type: "u32"}}}
+	if strings.HasPrefix(kernel, "spin_") && kernel != "spin_forever" {
+		args = append(args, launch.Arg{Init: &launch.Init{Func: "zeros", N: grid, Type: "u32"}})
+	}
+	return Run(ctx, Request{Source: src, SourceFile: "spinwait.ptx", IsPTX: true, Arch: "sm_90",
+		Launch: &launch.Launch{Kernel: kernel, Args: args}, Grid: [3]int{grid, 1, 1}, Block: [3]int{block, 1, 1},
+		Timing: true, TimingPath: path, Budget: budget, Trace: launch.Trace{Steps: -1}})
+}
+
+// failedWith returns the report error of a failed analysis.
+func failedWith(t *testing.T, err error) report.Error {
+	t.Helper()
+	var f *Failure
+	if !errors.As(err, &f) {
+		t.Fatalf("want a located failure, got %v", err)
+	}
+	return f.Err
+}
+
+// TestInterleavedSpinWait: a block spinning on a flag another resident block
+// sets terminates on the interleaved path (the automatic choice for a kernel
+// with volatile loads) and sees the value; when the setter can never become
+// resident, or nobody sets it, the launch ends in a deadlock error naming the
+// spinning blocks and the line.
+func TestInterleavedSpinWait(t *testing.T) {
+	ctx := context.Background()
+	rep, err := runSpin(ctx, t, "spin_pair", 4, 64, TimingAuto, 0)
+	if err != nil {
+		t.Fatalf("spin_pair: %v", err)
+	}
+	if rep.Timing.Path != TimingInterleaved || !strings.Contains(rep.Timing.PathReason, "ordered global load") {
+		t.Errorf("spin_pair ran %q (%s)", rep.Timing.Path, rep.Timing.PathReason)
+	}
+	out := rep.Outputs[1]
+	want := []string{"600", "7", "7", "7"}
+	for i, w := range want {
+		if i >= len(out.First) || out.First[i] != w {
+			t.Fatalf("spin_pair out = %v, want %v", out.First, want)
+		}
+	}
+	// 299 blocks of 1024 threads spin for the last one; 264 fit at once.
+	_, err = runSpin(ctx, t, "spin_last", 300, 1024, TimingAuto, 0)
+	e := failedWith(t, err)
+	t.Logf("spin_last 300x1024: %s", e.Message)
+	if e.Kind != "deadlock" || e.PTXLine != 67 || !strings.Contains(e.Message, "cannot become resident") || !strings.Contains(e.Message, "blocks 0, 1, 2") {
+		t.Errorf("spin_last 300x1024: kind %q line %d: %s", e.Kind, e.PTXLine, e.Message)
+	}
+	// all blocks fit: it terminates
+	rep, err = runSpin(ctx, t, "spin_last", 8, 1024, TimingAuto, 0)
+	if err != nil {
+		t.Fatalf("spin_last 8x1024: %v", err)
+	}
+	if f := rep.Outputs[1].First; len(f) < 7 || f[0] != "9" || f[6] != "9" {
+		t.Errorf("spin_last 8x1024 out = %v", f)
+	}
+	// one block waits for itself
+	_, err = runSpin(ctx, t, "spin_last", 1, 32, TimingInterleaved, 0)
+	if err != nil {
+		t.Fatalf("spin_last 1x32 (the last block writes): %v", err)
+	}
+	_, err = runSpin(ctx, t, "spin_pair", 1, 32, TimingInterleaved, 0)
+	if err != nil {
+		t.Fatalf("spin_pair 1x32: %v", err)
+	}
+}
+
+// TestInterleavedErrors: barrier deadlocks, runaway loops (budget) and
+// interrupts on the interleaved path give the same located errors as replay.
+func TestInterleavedErrors(t *testing.T) {
+	ctx := context.Background()
+	for _, path := range []string{TimingReplay, TimingInterleaved} {
+		_, err := runSpin(ctx, t, "bar_short", 2, 64, path, 0)
+		e := failedWith(t, err)
+		t.Logf("%s: bar_short: %s", path, e.Message)
+		if e.Kind != "deadlock" || e.PTXLine != 93 || !strings.Contains(e.Message, "barrier 1") {
+			t.Errorf("%s: bar_short: kind %q line %d: %s", path, e.Kind, e.PTXLine, e.Message)
+		}
+		_, err = runSpin(ctx, t, "spin_forever", 2, 64, path, 1e6)
+		e = failedWith(t, err)
+		if e.Kind != "budget" || e.PTXLine < 108 || e.PTXLine > 110 {
+			t.Errorf("%s: spin_forever: kind %q line %d: %s", path, e.Kind, e.PTXLine, e.Message)
+		}
+		cctx, cancel := context.WithCancel(ctx)
+		cancel()
+		_, err = runSpin(cctx, t, "spin_forever", 2, 64, path, 0)
+		if e := failedWith(t, err); e.Kind != "interrupted" {
+			t.Errorf("%s: cancelled: kind %q: %s", path, e.Kind, e.Message)
+		}
+	}
+}
+
+// TestInterleavedDeterminism: the interleaved path gives the same bytes,
+// cycles and stalls twice and whatever GOMAXPROCS is, on a racy kernel (the
+// CAS loop, whose retries depend on the interleaving) and a race-free one.
+func TestInterleavedDeterminism(t *testing.T) {
+	type sig struct {
+		cycles, issued int64
+		stalls         string
+		outputs        string
+	}
+	get := func() []sig {
+		var out []sig
+		for _, r := range []*report.Report{runContention(t, "v_casloop", 8, 64, TimingInterleaved, false),
+			runContention(t, "v_atom11", 16, 256, TimingInterleaved, true)} {
+			var o []string
+			for _, x := range r.Outputs {
+				o = append(o, x.Checksum)
+			}
+			out = append(out, sig{r.Timing.Cycles, r.Timing.Issued, fmt.Sprint(r.Timing.Stalls), strings.Join(o, ",")})
+		}
+		return out
+	}
+	prev := runtime.GOMAXPROCS(1)
+	defer runtime.GOMAXPROCS(prev)
+	a, b := get(), get()
+	runtime.GOMAXPROCS(2)
+	c := get()
+	for i := range a {
+		if a[i] != b[i] || a[i] != c[i] {
+			t.Errorf("launch %d: not deterministic: %+v / %+v / %+v (GOMAXPROCS 1, 1, 2)", i, a[i], b[i], c[i])
 		}
 	}
 }

@@ -313,7 +313,7 @@ func (s *Stepper) Deadlock() error {
 	e := s.l.deadlock(first)
 	if len(others) > 0 {
 		sort.Ints(others)
-		e.Cause += fmt.Sprintf("; blocks %s, resident beside it, wait too", intList(others))
+		e.Cause += fmt.Sprintf("; block%s %s, resident beside it, cannot finish either", plural(len(others)), intList(others))
 	}
 	return e
 }
