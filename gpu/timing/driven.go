@@ -268,3 +268,32 @@ func atomicClass(text string) mem.AtomicOp {
 	}
 	return mem.AtomicInt
 }
+
+// aggregatable reports an integer atomic or reduction add, which ptxas turns
+// into one request per warp (a warp-level sum, then one ATOMG or RED) when
+// the address is uniform (testdata/measured/contention/sass.txt, c_add;
+// testdata/measured/caches/micro_sass.txt, v_counter).
+func aggregatable(text string) bool {
+	if !strings.HasPrefix(text, "atom.") && !strings.HasPrefix(text, "red.") {
+		return false
+	}
+	return strings.Contains(text, ".add.") && (strings.Contains(text, ".u32") || strings.Contains(text, ".s32") || strings.Contains(text, ".u64"))
+}
+
+// uniformAddr reports whether every active lane of a accesses one address
+// (the run-time stand-in for ptxas's compile-time uniformity).
+func uniformAddr(a *mem.Access) bool {
+	first := true
+	var x uint64
+	for l := 0; l < 32; l++ {
+		if a.Mask&(1<<l) == 0 {
+			continue
+		}
+		if first {
+			x, first = a.Addr[l], false
+		} else if a.Addr[l] != x {
+			return false
+		}
+	}
+	return !first
+}

@@ -204,6 +204,7 @@ type Model struct {
 	nextAccs []mem.Access // the accesses of the block AddBlockAccesses is dispatching
 
 	atomOp []mem.AtomicOp // per pc: the atomic units' class of an atomic
+	atomAg []bool         // per pc: an integer add that ptxas aggregates per warp when the address is uniform
 
 	// execution-driven replay (driven.go)
 	src     Source
@@ -261,8 +262,10 @@ func New(prog *Program, cfg Config) (*Model, error) {
 	m.ev.init(m.sms)
 	m.res.PerPC = make([][NumReasons]int64, len(prog.Insts))
 	m.atomOp = make([]mem.AtomicOp, len(prog.Insts))
+	m.atomAg = make([]bool, len(prog.Insts))
 	for pc := range prog.Insts {
 		m.atomOp[pc] = atomicClass(prog.Insts[pc].Text)
+		m.atomAg[pc] = aggregatable(prog.Insts[pc].Text)
 	}
 	m.res.SMs, m.res.BlocksPerSM = cfg.NumSMs, cfg.BlocksPerSM
 	return m, nil
@@ -745,7 +748,7 @@ func (m *Model) global(s *sm, w *warp, e Event, t latency.Timing) int64 {
 	if a := m.access(s, w, e); a != nil {
 		switch {
 		case atomic && m.cfg.Atomics != nil:
-			r, _ := m.cfg.Atomics.Global(a, m.atomOp[e.PC], false, float64(m.now))
+			r, _ := m.cfg.Atomics.Global(a, m.atomOp[e.PC], m.atomAg[e.PC] && uniformAddr(a), float64(m.now))
 			timed = int64(math.Ceil(r))
 			if m.cfg.Caches != nil {
 				m.cfg.Caches.Access(a, m.now) // the caches' state and counts; the time is the atomic units'
