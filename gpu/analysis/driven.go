@@ -83,6 +83,50 @@ func interleavingSensitive(mod *ptx.Module, k *ptx.Func) (*ptx.Inst, string) {
 	return nil, ""
 }
 
+// spinSensitive reports an ordered global load (what a spin-wait on another
+// block's flag uses): without a timing model such a launch still runs its
+// resident blocks interleaved (sim.RoundRobin), so a block waiting for a later
+// one terminates as on the GPU.
+func spinSensitive(req Request, mod *ptx.Module, k *ptx.Func) (*ptx.Inst, bool) {
+	if c := req.Checks; c.Race || c.Init || c.Sync || c.Order || req.TimingPath == TimingReplay {
+		return nil, false
+	}
+	in, what := interleavingSensitive(mod, k)
+	if in == nil {
+		return nil, false
+	}
+	if what == "an ordered global load" || req.TimingPath == TimingInterleaved {
+		return in, true
+	}
+	// an atomic came first: look for an ordered load after it
+	for _, f := range append([]*ptx.Func{k}, mod.Funcs...) {
+		for _, x := range f.Insts {
+			if x.Op == "ld" {
+				for _, m := range x.Mods {
+					if m == "volatile" || m == "relaxed" || m == "acquire" {
+						if !hasSpace(x, "shared", "local", "param", "const") {
+							return x, true
+						}
+					}
+				}
+			}
+		}
+	}
+	return nil, false
+}
+
+// hasSpace reports whether in names one of the state spaces.
+func hasSpace(in *ptx.Inst, spaces ...string) bool {
+	for _, x := range in.Mods {
+		for _, s := range spaces {
+			if x == s || strings.HasPrefix(x, s+"::") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // stepSource is the simulator's Stepper as the timing model's Source: it
 // turns each executed instruction's accesses (reported to OnMemory during
 // Step) into the event the model times.

@@ -301,3 +301,36 @@ func TestInterleavedDeterminism(t *testing.T) {
 		}
 	}
 }
+
+// TestSpinWaitTimingOff: without the timing model a kernel with ordered
+// global loads still runs its resident blocks interleaved (round-robin), so a
+// block waiting for a later block terminates; replay, when asked, cannot.
+func TestSpinWaitTimingOff(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("testdata", "spinwait.ptx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := Request{Source: src, SourceFile: "spinwait.ptx", IsPTX: true, Arch: "sm_90",
+		Launch: &launch.Launch{Kernel: "spin_last", Args: []launch.Arg{{Init: &launch.Init{Func: "zeros", N: 1, Type: "u32"}}, {Init: &launch.Init{Func: "zeros", N: 8, Type: "u32"}}}},
+		Grid: [3]int{8, 1, 1}, Block: [3]int{256, 1, 1}, Budget: 1e7, Trace: launch.Trace{Steps: -1}}
+	rep, err := Run(context.Background(), req)
+	if err != nil {
+		t.Fatalf("spin_last, timing off: %v", err)
+	}
+	if f := rep.Outputs[1].First; len(f) < 7 || f[0] != "9" || f[6] != "9" {
+		t.Errorf("out = %v", f)
+	}
+	noted := false
+	for _, n := range rep.Notes {
+		noted = noted || strings.Contains(n, "blocks ran interleaved")
+	}
+	if !noted {
+		t.Errorf("no note on the interleaving: %v", rep.Notes)
+	}
+	req.Launch = &launch.Launch{Kernel: "spin_last", Args: req.Launch.Args}
+	req.TimingPath = TimingReplay
+	_, err = Run(context.Background(), req)
+	if e := failedWith(t, err); e.Kind != "budget" {
+		t.Errorf("replay: want the budget error of a block spinning for a later one, got %s: %s", e.Kind, e.Message)
+	}
+}

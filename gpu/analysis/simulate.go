@@ -198,6 +198,16 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 			cfg.Issues = (&boundedTiming{t: tm, sample: sample}).block
 		}
 	}
+	if tm == nil {
+		if in, ok := spinSensitive(req, mod, k); ok {
+			bps := 1
+			if rep.Occupancy != nil {
+				bps = max(rep.Occupancy.ActiveBlocksPerSM, 1)
+			}
+			cfg.Driver = sim.RoundRobin(spec.SMs * bps)
+			rep.Notes = append(rep.Notes, fmt.Sprintf("blocks ran interleaved, %d resident at a time, one instruction per warp in turn (the kernel has an ordered global load at PTX line %d, as spin-waits on other blocks use); without the timing model the interleaving is round-robin, not the GPU's", spec.SMs*bps, in.Pos.Line))
+		}
+	}
 	if tr.Steps >= 0 || tm != nil {
 		cfg.OnMemory = func(a *mem.Access) {
 			isTraced := tr.Steps >= 0 && a.Block == tr.Block && a.Warp >= tr.WarpLo && a.Warp <= tr.WarpHi && len(traced[a.Warp]) < limit

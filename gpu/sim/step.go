@@ -378,6 +378,61 @@ func anyWaiting(b *block) bool {
 	return false
 }
 
+// RoundRobin is a Driver for launches without a timing model: it keeps up to
+// resident blocks resident (started in order as others finish) and steps
+// their ready warps one instruction each in turn, so that blocks waiting on
+// each other (spin-waits on flags) make progress as on a GPU where they are
+// resident together. %smid is the block's slot.
+func RoundRobin(resident int) Driver {
+	resident = max(resident, 1)
+	return func(st *Stepper) error {
+		var slots []int
+		nw := st.WarpsPerBlock()
+		for {
+			for len(slots) < resident && st.Started() < st.Blocks() {
+				s, err := st.Start(len(slots))
+				if err != nil {
+					return err
+				}
+				slots = append(slots, s)
+			}
+			if len(slots) == 0 {
+				return st.Finish()
+			}
+			progressed := false
+			k := 0
+			for _, slot := range slots {
+				live := 0
+				for w := 0; w < nw; w++ {
+					_, ws, err := st.Peek(slot, w)
+					if err != nil {
+						return err
+					}
+					if ws == WarpDone {
+						continue
+					}
+					live++
+					if ws != WarpReady {
+						continue
+					}
+					if _, err := st.Step(slot, w); err != nil {
+						return err
+					}
+					progressed = true
+				}
+				if live > 0 {
+					slots[k] = slot
+					k++
+				}
+			}
+			slots = slots[:k]
+			if !progressed && len(slots) > 0 {
+				return st.Deadlock()
+			}
+		}
+	}
+}
+
 func plural(n int) string {
 	if n == 1 {
 		return ""

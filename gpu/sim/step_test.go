@@ -6,57 +6,6 @@ import (
 	"testing"
 )
 
-// roundRobin is a Driver that keeps up to resident blocks and steps their
-// ready warps one instruction each in turn (a stand-in for a timing model).
-func roundRobin(resident int) Driver {
-	return func(st *Stepper) error {
-		type res struct{ slot, live int }
-		var slots []res
-		for {
-			for len(slots) < resident && st.Started() < st.Blocks() {
-				s, err := st.Start(st.Started() % 132)
-				if err != nil {
-					return err
-				}
-				slots = append(slots, res{s, st.WarpsPerBlock()})
-			}
-			if len(slots) == 0 {
-				return st.Finish()
-			}
-			progressed := false
-			k := 0
-			for _, r := range slots {
-				live := 0
-				for w := 0; w < st.WarpsPerBlock(); w++ {
-					_, s, err := st.Peek(r.slot, w)
-					if err != nil {
-						return err
-					}
-					if s == WarpDone {
-						continue
-					}
-					live++
-					if s != WarpReady {
-						continue
-					}
-					if _, err := st.Step(r.slot, w); err != nil {
-						return err
-					}
-					progressed = true
-				}
-				if live > 0 {
-					slots[k] = r
-					k++
-				}
-			}
-			slots = slots[:k]
-			if !progressed && len(slots) > 0 {
-				return st.Deadlock()
-			}
-		}
-	}
-}
-
 // TestStepperGolden: the golden launches stepped one instruction at a time
 // by a round-robin driver, with several blocks resident, give the bytes and
 // counters of the block scheduler (race-free kernels).
@@ -67,7 +16,7 @@ func TestStepperGolden(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.Name, err)
 		}
-		got, err := runGolden(t, &c, "sm_90", Config{Trace: TraceConfig{MaxSteps: -1}, Driver: roundRobin(3)})
+		got, err := runGolden(t, &c, "sm_90", Config{Trace: TraceConfig{MaxSteps: -1}, Driver: RoundRobin(3)})
 		if err != nil {
 			t.Fatalf("%s stepped: %v", c.Name, err)
 		}
@@ -93,7 +42,7 @@ func TestStepperGolden(t *testing.T) {
 // launch with them is an invalid launch, said plainly.
 func TestStepperChecksRefused(t *testing.T) {
 	cs := loadGoldenCases(t)
-	_, err := runGolden(t, &cs[0], "sm_90", Config{Trace: TraceConfig{MaxSteps: -1}, Check: Checks{Race: true}, Driver: roundRobin(1)})
+	_, err := runGolden(t, &cs[0], "sm_90", Config{Trace: TraceConfig{MaxSteps: -1}, Check: Checks{Race: true}, Driver: RoundRobin(1)})
 	var e *Error
 	if !errors.As(err, &e) || e.Kind != InvalidLaunch {
 		t.Fatalf("want an invalid-launch error, got %v", err)
