@@ -312,7 +312,7 @@ func TestSpinWaitTimingOff(t *testing.T) {
 	}
 	req := Request{Source: src, SourceFile: "spinwait.ptx", IsPTX: true, Arch: "sm_90",
 		Launch: &launch.Launch{Kernel: "spin_last", Args: []launch.Arg{{Init: &launch.Init{Func: "zeros", N: 1, Type: "u32"}}, {Init: &launch.Init{Func: "zeros", N: 8, Type: "u32"}}}},
-		Grid: [3]int{8, 1, 1}, Block: [3]int{256, 1, 1}, Budget: 1e7, Trace: launch.Trace{Steps: -1}}
+		Grid:   [3]int{8, 1, 1}, Block: [3]int{256, 1, 1}, Budget: 1e7, Trace: launch.Trace{Steps: -1}}
 	rep, err := Run(context.Background(), req)
 	if err != nil {
 		t.Fatalf("spin_last, timing off: %v", err)
