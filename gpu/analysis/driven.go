@@ -2,11 +2,13 @@ package analysis
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/kernelscope/kernelscope/gpu/mem"
 	"github.com/kernelscope/kernelscope/gpu/ptx"
+	"github.com/kernelscope/kernelscope/gpu/report"
 	"github.com/kernelscope/kernelscope/gpu/sim"
 	"github.com/kernelscope/kernelscope/gpu/timing"
 )
@@ -29,22 +31,36 @@ const (
 	TimingReplay      = "replay"      // trace-driven
 )
 
-// choosePath decides the timing path of a launch and says why.
-func choosePath(req Request, mod *ptx.Module, k *ptx.Func) (interleaved bool, why string) {
-	checks := req.Checks.Race || req.Checks.Init || req.Checks.Sync || req.Checks.Order
+// choosePath decides the timing path of a launch of nblocks blocks, waveSize
+// resident at a time, and says why. Automatically, a launch of more than the
+// sampling limit's waves (DefaultTimingWaves, unless %timing all) runs replay,
+// which samples: interleaved models every block, on one core.
+func choosePath(req Request, mod *ptx.Module, k *ptx.Func, nblocks, waveSize int) (interleaved bool, why string) {
+	// The order check compares serial orders; a host program's memory is used
+	// in place (it cannot be run twice): both need the replay path. The other
+	// checks run in a second, replay launch beside an interleaved one.
+	c := req.Checks
+	replayOnly := c.Order || (req.Program != nil && (c.Race || c.Init || c.Sync))
 	switch req.TimingPath {
 	case TimingReplay:
 		return false, "asked for (%timing on replay)"
 	case TimingInterleaved:
-		if checks {
-			return false, "interleaved was asked for, but the correctness checks run only on the replay path"
+		if replayOnly {
+			return false, "interleaved was asked for, but the order check (or a host program's checks) needs the replay path"
 		}
 		return true, "asked for (%timing on interleaved)"
 	}
-	if checks {
-		return false, "the correctness checks run on the replay path"
+	if replayOnly {
+		return false, "the order check (or a host program's checks) needs the replay path"
 	}
 	if in, what := interleavingSensitive(mod, k); in != nil {
+		maxWaves := req.TimingWaves
+		if maxWaves == 0 {
+			maxWaves = DefaultTimingWaves
+		}
+		if waves := (nblocks + max(waveSize, 1) - 1) / max(waveSize, 1); maxWaves > 0 && waves > maxWaves {
+			return false, fmt.Sprintf("the kernel has %s (PTX line %d), but the launch has %d waves (more than %d): replay samples them, interleaved would model every block (%%timing all interleaved does)", what, in.Pos.Line, waves, maxWaves)
+		}
 		return true, fmt.Sprintf("the kernel has %s (PTX line %d: %s), whose outcome and time depend on how resident blocks interleave", what, in.Pos.Line, in.Text())
 	}
 	return false, "no global atomics or ordered global loads: the blocks' order does not matter"
@@ -88,7 +104,7 @@ func interleavingSensitive(mod *ptx.Module, k *ptx.Func) (*ptx.Inst, string) {
 // resident blocks interleaved (sim.RoundRobin), so a block waiting for a later
 // one terminates as on the GPU.
 func spinSensitive(req Request, mod *ptx.Module, k *ptx.Func) (*ptx.Inst, bool) {
-	if c := req.Checks; c.Race || c.Init || c.Sync || c.Order || req.TimingPath == TimingReplay {
+	if c := req.Checks; c.Order || (req.Program != nil && (c.Race || c.Init || c.Sync)) || req.TimingPath == TimingReplay {
 		return nil, false
 	}
 	in, what := interleavingSensitive(mod, k)
@@ -125,6 +141,45 @@ func hasSpace(in *ptx.Inst, spaces ...string) bool {
 		}
 	}
 	return false
+}
+
+// checksApart takes the checks out of an interleaved launch's configuration
+// (the simulator runs them only on the replay path) and returns them.
+func checksApart(cfg *sim.Config) sim.Checks {
+	c := cfg.Check
+	cfg.Check = sim.Checks{}
+	return c
+}
+
+// replayChecks runs the launch again on the replay path with the checks and
+// puts their findings into res (the interleaved launch's result).
+func replayChecks(ctx context.Context, rep *report.Report, mod *ptx.Module, kernel string, simArgs []sim.Arg, cfg sim.Config, checks sim.Checks, res *sim.Result) {
+	if checks == (sim.Checks{}) || res == nil {
+		return
+	}
+	// A launch whose blocks wait for each other spins on the replay path: a
+	// few times the interleaved launch's work is enough for any other.
+	budget := 4*res.Stats.ThreadInstructions + 1<<20
+	if cfg.Budget > 0 {
+		budget = min(budget, cfg.Budget)
+	}
+	cfg2 := sim.Config{Grid: cfg.Grid, Block: cfg.Block, DynamicShared: cfg.DynamicShared, NumSMs: cfg.NumSMs, Budget: budget,
+		SharedAllocUnit: cfg.SharedAllocUnit, MaxWarpsPerSM: cfg.MaxWarpsPerSM, Symbols: cfg.Symbols,
+		Trace: sim.TraceConfig{MaxSteps: -1}, Check: checks}
+	res2, err := sim.Launch(ctx, mod, kernel, simArgs, cfg2)
+	var se *sim.Error
+	switch {
+	case errors.As(err, &se) && se.Kind == sim.Budget:
+		rep.Notes = append(rep.Notes, fmt.Sprintf("the checks did not run: they need the replay path (blocks one after another), where this launch's blocks wait for each other (it ran past %d thread-instructions, 4x the interleaved launch)", budget))
+		return
+	case err != nil:
+		rep.Notes = append(rep.Notes, "the checks ran in a second launch on the replay path, which failed: "+err.Error())
+	default:
+		rep.Notes = append(rep.Notes, "the checks ran in a second launch on the replay path (blocks one after another); the outputs, counters and timing are the interleaved launch's")
+	}
+	if res2 != nil {
+		res.Findings, res.FindingsDropped, res.CheckNotes = res2.Findings, res2.FindingsDropped, res2.CheckNotes
+	}
 }
 
 // stepSource is the simulator's Stepper as the timing model's Source: it

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/kernelscope/kernelscope/gpu/launch"
+	"github.com/kernelscope/kernelscope/gpu/ptx"
 	"github.com/kernelscope/kernelscope/gpu/report"
 	"github.com/kernelscope/kernelscope/internal/golden"
 )
@@ -332,5 +333,105 @@ func TestSpinWaitTimingOff(t *testing.T) {
 	_, err = Run(context.Background(), req)
 	if e := failedWith(t, err); e.Kind != "budget" {
 		t.Errorf("replay: want the budget error of a block spinning for a later one, got %s: %s", e.Kind, e.Message)
+	}
+}
+
+// TestChoosePath: the automatic rule (global atomics or ordered global loads,
+// within the sampling limit's waves), the switches, and the checks.
+func TestChoosePath(t *testing.T) {
+	src, err := os.ReadFile(contentionPTX)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod, err := ptx.Parse("contention.ptx", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spin, err := os.ReadFile(filepath.Join("testdata", "spinwait.ptx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	smod, err := ptx.Parse("spinwait.ptx", spin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gsrc := []byte(readGolden(t, "ptx/vector_add.sm_90.ptx"))
+	gmod, err := ptx.Parse("vector_add.ptx", gsrc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fn := func(m *ptx.Module, name string) *ptx.Func {
+		for _, f := range m.Funcs {
+			if f.Name == name {
+				return f
+			}
+		}
+		t.Fatalf("no kernel %s", name)
+		return nil
+	}
+	wave := 132 * 8
+	for _, c := range []struct {
+		req    Request
+		mod    *ptx.Module
+		kernel string
+		blocks int
+		want   bool
+		why    string
+	}{
+		{Request{}, mod, "v_atom11", 132, true, "a global atomic"},
+		{Request{}, smod, "spin_pair", 4, true, "an ordered global load"},
+		{Request{}, gmod, "vector_add", 4, false, "no global atomics"},
+		{Request{}, mod, "v_atom11", 17 * wave, false, "17 waves"},
+		{Request{TimingWaves: -1}, mod, "v_atom11", 17 * wave, true, "a global atomic"},
+		{Request{TimingPath: TimingReplay}, mod, "v_atom11", 1, false, "asked for"},
+		{Request{TimingPath: TimingInterleaved}, gmod, "vector_add", 1, true, "asked for"},
+		{Request{TimingPath: TimingInterleaved, Checks: Checks{Race: true}}, mod, "v_atom11", 1, true, "asked for"},
+		{Request{Checks: DefaultChecks}, mod, "v_atom11", 1, true, "a global atomic"},
+		{Request{Checks: Checks{Order: true}}, mod, "v_atom11", 1, false, "order check"},
+	} {
+		got, why := choosePath(c.req, c.mod, fn(c.mod, c.kernel), c.blocks, wave)
+		if got != c.want || !strings.Contains(why, c.why) {
+			t.Errorf("%s %d blocks %+v: interleaved %v (%s), want %v (%q)", c.kernel, c.blocks, c.req.TimingPath, got, why, c.want, c.why)
+		}
+	}
+}
+
+// TestInterleavedChecks: with the default checks on, a kernel with global
+// atomics still runs interleaved, and the checks run in a second, replay
+// launch whose findings the report carries (a cross-block store race here);
+// a spin-wait on a later block, which cannot finish on replay, says the checks
+// did not run, and its outputs are the interleaved launch's.
+func TestInterleavedChecks(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("testdata", "spinwait.ptx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := Request{Source: src, SourceFile: "spinwait.ptx", IsPTX: true, Arch: "sm_90", Checks: DefaultChecks,
+		Launch: &launch.Launch{Kernel: "racy_add", Args: []launch.Arg{{Init: &launch.Init{Func: "zeros", N: 2, Type: "u32"}}}},
+		Grid: [3]int{4, 1, 1}, Block: [3]int{64, 1, 1}, Timing: true, Trace: launch.Trace{Steps: -1}}
+	rep, err := Run(context.Background(), req)
+	if err != nil {
+		t.Fatalf("racy_add: %v", err)
+	}
+	if rep.Timing.Path != TimingInterleaved {
+		t.Errorf("racy_add ran %s (%s)", rep.Timing.Path, rep.Timing.PathReason)
+	}
+	if len(rep.Sanitizer) == 0 {
+		t.Errorf("racy_add: no findings from the checks' launch (notes %v)", rep.Notes)
+	}
+	if f := rep.Outputs[0].First; len(f) < 1 || f[0] != "256" {
+		t.Errorf("racy_add: counter %v, want 256", f)
+	}
+	req.Launch = &launch.Launch{Kernel: "spin_last", Args: []launch.Arg{{Init: &launch.Init{Func: "zeros", N: 1, Type: "u32"}}, {Init: &launch.Init{Func: "zeros", N: 4, Type: "u32"}}}}
+	rep, err = Run(context.Background(), req)
+	if err != nil {
+		t.Fatalf("spin_last with checks: %v", err)
+	}
+	noted := false
+	for _, n := range rep.Notes {
+		noted = noted || strings.Contains(n, "the checks did not run")
+	}
+	if !noted || rep.Outputs[1].First[0] != "9" {
+		t.Errorf("spin_last with checks: outputs %v, notes %v", rep.Outputs[1].First, rep.Notes)
 	}
 }
