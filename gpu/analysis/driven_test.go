@@ -408,7 +408,7 @@ func TestInterleavedChecks(t *testing.T) {
 	}
 	req := Request{Source: src, SourceFile: "spinwait.ptx", IsPTX: true, Arch: "sm_90", Checks: DefaultChecks,
 		Launch: &launch.Launch{Kernel: "racy_add", Args: []launch.Arg{{Init: &launch.Init{Func: "zeros", N: 2, Type: "u32"}}}},
-		Grid: [3]int{4, 1, 1}, Block: [3]int{64, 1, 1}, Timing: true, Trace: launch.Trace{Steps: -1}}
+		Grid:   [3]int{4, 1, 1}, Block: [3]int{64, 1, 1}, Timing: true, Trace: launch.Trace{Steps: -1}}
 	rep, err := Run(context.Background(), req)
 	if err != nil {
 		t.Fatalf("racy_add: %v", err)
