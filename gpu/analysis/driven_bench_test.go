@@ -56,21 +56,21 @@ const (
 )
 
 // The same launches on the replay (trace-driven) and interleaved (execution-driven) paths.
-func BenchmarkPathReplayMatmul256(b *testing.B) {
+func BenchmarkAnalysisReplayMatmul256(b *testing.B) {
 	benchPath(b, "matmul_tiled", benchMatmul256, [3]int{16, 16, 1}, [3]int{16, 16, 1}, analysis.TimingReplay)
 }
-func BenchmarkPathInterleavedMatmul256(b *testing.B) {
+func BenchmarkAnalysisInterleavedMatmul256(b *testing.B) {
 	benchPath(b, "matmul_tiled", benchMatmul256, [3]int{16, 16, 1}, [3]int{16, 16, 1}, analysis.TimingInterleaved)
 }
-func BenchmarkPathReplayReduce1M(b *testing.B) {
+func BenchmarkAnalysisReplayReduce1M(b *testing.B) {
 	benchPath(b, "reduce", benchReduce1M, [3]int{4096, 1, 1}, [3]int{256, 1, 1}, analysis.TimingReplay)
 }
-func BenchmarkPathInterleavedReduce1M(b *testing.B) {
+func BenchmarkAnalysisInterleavedReduce1M(b *testing.B) {
 	benchPath(b, "reduce", benchReduce1M, [3]int{4096, 1, 1}, [3]int{256, 1, 1}, analysis.TimingInterleaved)
 }
-func BenchmarkPathReplayHistogram1M(b *testing.B) {
+func BenchmarkAnalysisReplayHistogram1M(b *testing.B) {
 	benchPath(b, "histogram", benchHist1M, [3]int{512, 1, 1}, [3]int{256, 1, 1}, analysis.TimingReplay)
 }
-func BenchmarkPathInterleavedHistogram1M(b *testing.B) {
+func BenchmarkAnalysisInterleavedHistogram1M(b *testing.B) {
 	benchPath(b, "histogram", benchHist1M, [3]int{512, 1, 1}, [3]int{256, 1, 1}, analysis.TimingInterleaved)
 }
