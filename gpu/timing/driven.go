@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/kernelscope/kernelscope/gpu/latency"
 	"github.com/kernelscope/kernelscope/gpu/mem"
 )
 
@@ -229,11 +230,14 @@ func (m *Model) foldDriven(w *warp) {
 			return
 		}
 		var ready int64
+		var dep latency.Dep
 		for _, r := range in.Src {
-			ready = max(ready, w.ready[r])
+			if w.ready[r] > ready {
+				ready, dep = w.ready[r], w.dep[r]
+			}
 		}
 		for _, r := range in.Dst {
-			w.ready[r] = ready
+			w.ready[r], w.dep[r] = ready, dep
 		}
 		m.execute(w, w.stream[w.pos])
 		m.refill(w, pc)
