@@ -93,6 +93,9 @@ func (s *Stepper) Blocks() int { return s.l.nblocks }
 // WarpsPerBlock is the number of warps of every block.
 func (s *Stepper) WarpsPerBlock() int { return s.l.nwarps }
 
+// SMs is the launch's SM count (Config.NumSMs): what %nsmid reads.
+func (s *Stepper) SMs() int { return s.l.numSMs }
+
 // Started is how many blocks have been started.
 func (s *Stepper) Started() int { return s.started }
 
@@ -114,7 +117,7 @@ func (s *Stepper) Start(sm int) (slot int, err error) {
 	}
 	blk.lin = b
 	blk.idx = [3]int{b % l.grid[0], (b / l.grid[0]) % l.grid[1], b / (l.grid[0] * l.grid[1])}
-	blk.sm = sm
+	blk.sm = ((sm % l.numSMs) + l.numSMs) % l.numSMs // %smid < %nsmid
 	clear(blk.shared)
 	blk.exitedThreads = 0
 	for i := range blk.bars {
@@ -382,7 +385,7 @@ func anyWaiting(b *block) bool {
 // resident blocks resident (started in order as others finish) and steps
 // their ready warps one instruction each in turn, so that blocks waiting on
 // each other (spin-waits on flags) make progress as on a GPU where they are
-// resident together. %smid is the block's slot.
+// resident together. Block b runs on SM b mod SMs (%smid), as on the block scheduler.
 func RoundRobin(resident int) Driver {
 	resident = max(resident, 1)
 	return func(st *Stepper) error {
@@ -390,7 +393,7 @@ func RoundRobin(resident int) Driver {
 		nw := st.WarpsPerBlock()
 		for {
 			for len(slots) < resident && st.Started() < st.Blocks() {
-				s, err := st.Start(len(slots))
+				s, err := st.Start(st.Started() % st.SMs())
 				if err != nil {
 					return err
 				}
