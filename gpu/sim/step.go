@@ -55,6 +55,7 @@ type Stepper struct {
 	quiet   int64    // spinning instructions since the last progress
 	spinPC  []int32  // per slot: pc of the block's latest spinning instruction (-1: none)
 	nctx    int      // steps since the context was last checked
+	err     error    // what a finished block's end-of-block check found
 }
 
 // Per-pc classes of Stepper.kind.
@@ -189,7 +190,7 @@ func (s *Stepper) Peek(slot, w int) (pc int32, st WarpState, err error) {
 	}
 	if len(x.stack) == 0 {
 		s.warpDone(slot, x)
-		return -1, WarpDone, nil
+		return -1, WarpDone, s.err
 	}
 	pc, rpc, active := x.top()
 	if pc == rpc || active == 0 || pc < 0 {
@@ -200,7 +201,7 @@ func (s *Stepper) Peek(slot, w int) (pc int32, st WarpState, err error) {
 		if !ok {
 			if x.done {
 				s.warpDone(slot, x)
-				return -1, WarpDone, nil
+				return -1, WarpDone, s.err
 			}
 			return -1, WarpWaiting, nil // parked at a barrier
 		}
@@ -247,6 +248,9 @@ func (s *Stepper) Step(slot, w int) (Issue, error) {
 	}
 	if x.done || len(x.stack) == 0 {
 		s.warpDone(slot, x)
+		if s.err != nil {
+			return is, s.err
+		}
 	}
 	if l.threads > l.budget {
 		return is, l.budgetError(x, is.PC)
@@ -277,22 +281,18 @@ func (s *Stepper) warpDone(slot int, x *warp) {
 		return
 	}
 	blk := s.slots[slot]
+	if err := s.l.wgmmaBlockEnd(blk); err != nil && s.err == nil {
+		s.err = err
+	}
 	s.slots[slot] = nil
 	s.spare = append(s.spare, blk)
 	s.done++
 	s.l.doneBlocks = s.done
 }
 
-// Finish checks that the blocks ended cleanly (shared state a block leaves
-// behind, such as wgmma groups, is checked as the trace-driven path does).
-func (s *Stepper) Finish() error {
-	for _, blk := range s.spare {
-		if err := s.l.wgmmaBlockEnd(blk); err != nil {
-			return err
-		}
-	}
-	return nil
-}
+// Finish returns what the end-of-block checks (wgmma warpgroups, as on the
+// trace-driven path) found in the finished blocks, if the driver has not yet.
+func (s *Stepper) Finish() error { return s.err }
 
 // Deadlock is the error for resident blocks none of whose warps can run:
 // every live warp waits at a barrier. It names the first such block's waiting

@@ -2,6 +2,8 @@ package sim
 
 import (
 	"bytes"
+	"context"
+	"encoding/binary"
 	"errors"
 	"testing"
 )
@@ -46,5 +48,29 @@ func TestStepperChecksRefused(t *testing.T) {
 	var e *Error
 	if !errors.As(err, &e) || e.Kind != InvalidLaunch {
 		t.Fatalf("want an invalid-launch error, got %v", err)
+	}
+}
+
+// TestStepperWgmma: a wgmma probe (warpgroups of 4 warps, shared-memory
+// descriptors, async groups) stepped round-robin with 2 resident blocks gives
+// the block scheduler's bytes.
+func TestStepperWgmma(t *testing.T) {
+	m := parsePTXFile(t, wgmmaDir+"ptx/wgmma_probe.nvcc.sm_90a.ptx")
+	for _, v := range wgmmaLayout[:min(2, len(wgmmaLayout))] {
+		in := readFileT(t, wgmmaDir+"cases/"+v.name+".in")
+		n := int(binary.LittleEndian.Uint32(in))
+		var outs [2][]byte
+		for i, d := range []Driver{nil, RoundRobin(2)} {
+			buf := bytes.Repeat([]byte{0xff}, n*128*v.nd*4)
+			res, err := Launch(context.Background(), m, kernelNamed(t, m, "k_"+v.name), []Arg{{Buffer: in}, {Buffer: buf}},
+				Config{Grid: [3]int{n, 1, 1}, Block: [3]int{128, 1, 1}, Driver: d})
+			if err != nil {
+				t.Fatalf("%s (driver %v): %v", v.name, d != nil, err)
+			}
+			outs[i] = res.Buffers[1]
+		}
+		if !bytes.Equal(outs[0], outs[1]) {
+			t.Errorf("%s: stepped output differs", v.name)
+		}
 	}
 }
