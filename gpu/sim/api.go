@@ -72,6 +72,7 @@ type schedule struct {
 	reverse bool // run warps from the highest index down
 	quantum int  // instructions per turn; 0 = the default
 	issues  int  // MaxBlockIssues for tests; 0 = MaxBlockIssues
+	spins   int  // SpinLimit for tests; 0 = SpinLimit
 }
 
 // TraceConfig selects the warps whose steps are recorded.

@@ -37,9 +37,15 @@ const (
 
 // SpinLimit is how many spinning instructions (volatile, relaxed or acquire
 // loads and CAS) the resident warps may issue, all together, while nothing
-// anywhere stores, exits, passes a barrier or starts a block, before an
-// execution-driven launch ends in a deadlock error naming the spinning blocks.
+// anywhere stores, exits, passes a barrier, starts a block or works (a warp
+// issuing more than spinWork instructions since its last spinning one),
+// before an execution-driven launch ends in a deadlock error naming the
+// spinning blocks.
 const SpinLimit = 1 << 20
+
+// spinWork is how many instructions without a spinning one make a warp count
+// as working rather than spinning (a spin loop's body is a few instructions).
+const spinWork = 64
 
 // Stepper executes an execution-driven launch one warp-instruction at a
 // time (Config.Driver). Not safe for concurrent use.
@@ -54,8 +60,10 @@ type Stepper struct {
 	kind    []uint8  // per pc: stepSpin, stepProgress or 0
 	quiet   int64    // spinning instructions since the last progress
 	spinPC  []int32  // per slot: pc of the block's latest spinning instruction (-1: none)
+	since   []uint16 // per slot x 32 + warp: instructions since the warp's last spinning one (saturating)
 	nctx    int      // steps since the context was last checked
 	err     error    // what a finished block's end-of-block check found
+	limit   int64    // SpinLimit (tests may lower it)
 }
 
 // Per-pc classes of Stepper.kind.
@@ -69,7 +77,10 @@ func (l *launcher) runDriven() error {
 	if c := l.cfg.Check; c.Race || c.Init || c.Sync {
 		return launchError(InvalidLaunch, "the checks (racecheck, initcheck, synccheck) run only on the trace-driven path, not with an execution-driven timing model")
 	}
-	st := &Stepper{l: l, kind: make([]uint8, len(l.prog.info))}
+	st := &Stepper{l: l, kind: make([]uint8, len(l.prog.info)), limit: SpinLimit}
+	if n := l.cfg.sched.spins; n > 0 {
+		st.limit = int64(n)
+	}
 	for pc, in := range l.prog.info {
 		t := in.text
 		switch {
@@ -142,7 +153,9 @@ func (s *Stepper) Start(sm int) (slot int, err error) {
 		s.live = append(s.live, 0)
 		s.booked = append(s.booked, 0)
 		s.spinPC = append(s.spinPC, -1)
+		s.since = append(s.since, make([]uint16, 32)...)
 	}
+	clear(s.since[slot*32 : slot*32+32])
 	s.slots[slot], s.live[slot], s.booked[slot], s.spinPC[slot] = blk, len(blk.warps), 0, -1
 	s.quiet = 0
 	return slot, nil
@@ -238,12 +251,20 @@ func (s *Stepper) Step(slot, w int) (Issue, error) {
 		x.issues = x.issues[:0]
 	}
 	if is.PC >= 0 {
+		since := &s.since[slot*32+w]
 		switch s.kind[is.PC] {
 		case stepSpin:
 			s.quiet++
 			s.spinPC[slot] = is.PC
+			*since = 0
 		case stepProgress:
 			s.quiet = 0
+		default:
+			if *since < spinWork {
+				*since++
+			} else {
+				s.quiet = 0 // this warp works: the others may be waiting for it
+			}
 		}
 	}
 	if x.done || len(x.stack) == 0 {
@@ -262,7 +283,7 @@ func (s *Stepper) Step(slot, w int) (Issue, error) {
 		}
 		l.progressHead(0)
 	}
-	if s.quiet > SpinLimit {
+	if s.quiet > s.limit {
 		return is, s.spinDeadlock()
 	}
 	return is, nil
@@ -358,7 +379,7 @@ func (s *Stepper) spinDeadlock() error {
 		sort.Ints(bl)
 		parts = append(parts, fmt.Sprintf("block%s %s spin at PTX line %d (%s)", plural(len(bl)), intList(bl), l.prog.info[pc].line, l.prog.info[pc].text))
 	}
-	cause := strings.Join(parts, "; ") + fmt.Sprintf(": %d spinning instructions with no store, exit, barrier or new block anywhere", SpinLimit)
+	cause := strings.Join(parts, "; ") + fmt.Sprintf(": %d spinning instructions with no store, exit, barrier, new block or working warp anywhere", s.limit)
 	if left := l.nblocks - s.started; left > 0 {
 		cause += fmt.Sprintf("; %d later block%s (from block %d) cannot become resident while they spin (%d resident at a time)",
 			left, plural(left), s.started, len(s.slots))
