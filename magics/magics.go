@@ -82,6 +82,8 @@ type Spec struct {
 	TimingCaches bool
 	// TimingSASS: %timing ... sass, the modelled SASS issue stream.
 	TimingSASS bool
+	// TimingPath: %timing ... interleaved / replay ("" automatic), how the model is fed.
+	TimingPath string
 
 	Sample      string // %sample NAME
 	ListSamples bool   // %samples
@@ -158,6 +160,7 @@ type defaults struct {
 	timingAll bool
 	// timingCaches, timingSASS: %timing ... caches / sass
 	timingCaches, timingSASS bool
+	timingPath               string // %timing ... interleaved / replay
 
 	shared    int // %shared / <<<g, b, N>>>: dynamic shared memory, when sharedSet
 	sharedSet bool
@@ -318,6 +321,7 @@ func (s *State) Parse(cell string) (*Spec, error) {
 	spec.Requested = d.asked
 	spec.Budget, spec.Timing = d.budget, d.timing
 	spec.TimingAll, spec.TimingCaches, spec.TimingSASS = d.timingAll, d.timingCaches, d.timingSASS
+	spec.TimingPath = d.timingPath
 	spec.Checks = d.checks
 	return spec, nil
 }
@@ -479,6 +483,7 @@ func applyMagic(n int, line string, d *defaults, spec *Spec) error {
 			return fail("%v", err)
 		}
 		d.timing, d.timingAll, d.timingCaches, d.timingSASS = m.On, m.All, m.Caches, m.SASS
+		d.timingPath = m.Path
 	case "%check":
 		c, err := ParseCheck(arg)
 		if err != nil {
@@ -787,6 +792,9 @@ type TimingMode struct {
 	All    bool // every block is modelled (no sampling of huge grids)
 	Caches bool // time-aware L1/L2 and same-address atomic serialisation (docs/caches.md)
 	SASS   bool // each PTX instruction issues as gpu/ptxas's modelled SASS count
+	// Path is "interleaved" (execution-driven), "replay" (trace-driven) or ""
+	// (automatic: interleaved for kernels with global atomics or ordered loads).
+	Path string
 }
 
 // ParseTiming reads "on", "off" or "all", optionally followed (after spaces or
@@ -812,11 +820,16 @@ func ParseTiming(arg string) (TimingMode, error) {
 			m.Caches = true
 		case "sass":
 			m.SASS = true
+		case "interleaved", "replay":
+			if m.Path != "" && m.Path != w {
+				return m, fmt.Errorf("%s: interleaved and replay exclude each other", words[0])
+			}
+			m.Path = w
 		default:
-			return m, fmt.Errorf("%s: unknown option %q (known: caches: time-aware caches and atomic units; sass: issue the modelled SASS stream)", words[0], w)
+			return m, fmt.Errorf("%s: unknown option %q (known: caches: time-aware caches and atomic units; sass: issue the modelled SASS stream; interleaved: execution-driven, the simulator runs each instruction when the model issues it; replay: trace-driven)", words[0], w)
 		}
 	}
-	if !m.On && (m.Caches || m.SASS) {
+	if !m.On && (m.Caches || m.SASS || m.Path != "") {
 		return m, fmt.Errorf("off takes no options")
 	}
 	return m, nil

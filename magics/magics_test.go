@@ -333,6 +333,10 @@ func TestParseTiming(t *testing.T) {
 		{"on caches", TimingMode{On: true, Caches: true}, ""},
 		{"all,caches,sass", TimingMode{On: true, All: true, Caches: true, SASS: true}, ""},
 		{"on sass", TimingMode{On: true, SASS: true}, ""},
+		{"on interleaved", TimingMode{On: true, Path: "interleaved"}, ""},
+		{"all,caches,replay", TimingMode{On: true, All: true, Caches: true, Path: "replay"}, ""},
+		{"on interleaved replay", TimingMode{}, "exclude each other"},
+		{"off replay", TimingMode{}, "off takes no options"},
 		{"off caches", TimingMode{}, "off takes no options"},
 		{"on cache", TimingMode{}, `unknown option "cache"`},
 		{"maybe", TimingMode{}, "on or off"},
@@ -353,5 +357,9 @@ func TestParseTiming(t *testing.T) {
 	spec, err := st.Parse("%timing on caches\n%launch k(a=ones(4))\n")
 	if err != nil || !spec.Timing || !spec.TimingCaches || spec.TimingSASS {
 		t.Errorf("%%timing on caches: spec %+v, %v", spec, err)
+	}
+	spec, err = NewState().Parse("%timing on interleaved\n%launch k(a=ones(4))\n")
+	if err != nil || !spec.Timing || spec.TimingPath != "interleaved" {
+		t.Errorf("%%timing on interleaved: spec %+v, %v", spec, err)
 	}
 }

@@ -32,7 +32,7 @@ func TestContentionTimed(t *testing.T) {
 			{Init: &launch.Init{Func: "zeros", N: 4, Type: "u32"}},
 			{Init: &launch.Init{Func: "zeros", N: 132 * 256, Type: "u32"}}}}
 		rep, err := Run(context.Background(), Request{Source: src, SourceFile: "contention.ptx", IsPTX: true, Arch: "sm_90",
-			Launch: l, Grid: [3]int{132, 1, 1}, Block: [3]int{256, 1, 1}, Timing: true, TimedCaches: timed, Trace: launch.Trace{Steps: -1}})
+			Launch: l, Grid: [3]int{132, 1, 1}, Block: [3]int{256, 1, 1}, Timing: true, TimedCaches: timed, TimingPath: TimingReplay, Trace: launch.Trace{Steps: -1}})
 		if err != nil || rep.Timing == nil {
 			t.Fatalf("v_atom11: %v (timing %v)", err, rep)
 		}
@@ -72,7 +72,7 @@ func TestTimedCachesGolden(t *testing.T) {
 		var launchCycles int64
 		for i, timed := range []bool{false, true} {
 			rep, err := Run(context.Background(), Request{Source: []byte(src), SourceFile: base + ".ptx", IsPTX: true, Arch: "sm_90",
-				Launch: launchOf(c), Grid: c.Grid, Block: c.Block, BaseDir: golden.Dir(), Timing: true, TimedCaches: timed, Trace: launch.Trace{Steps: -1}})
+				Launch: launchOf(c), Grid: c.Grid, Block: c.Block, BaseDir: golden.Dir(), Timing: true, TimedCaches: timed, TimingPath: TimingReplay, Trace: launch.Trace{Steps: -1}})
 			if err != nil || rep.Timing == nil {
 				t.Fatalf("%s: %v", c.Name, err)
 			}

@@ -62,6 +62,9 @@ type Request struct {
 	// expansion) instead of one slot. Off by default: on the golden set it makes
 	// the cycle error larger (TestTimingAgainstNsight reports both).
 	SASSIssues bool
+	// TimingPath (with Timing) chooses how the model is fed: TimingAuto,
+	// TimingInterleaved (execution-driven) or TimingReplay (driven.go).
+	TimingPath string
 }
 
 // ProgramLaunch is the part of a launch that a host program supplies.

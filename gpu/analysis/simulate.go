@@ -172,6 +172,7 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 	}
 	var tm *timingRun
 	var sample *timingSample
+	var apart sim.Checks // checks run in a second, replay launch (driven.go)
 	if req.Timing {
 		bps := 1
 		if rep.Occupancy != nil {
@@ -187,10 +188,30 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 		if err != nil {
 			rep.Notes = append(rep.Notes, "timing model not run: "+err.Error())
 			tm = nil
+		} else if tm.interleaved, tm.pathWhy = choosePath(req, mod, k, nblocks, spec.SMs*max(bps, 1)); tm.interleaved {
+			cfg.Decoded = tm.decoded
+			if !req.TimedCaches {
+				// same-address atomics serialise at the L2 servers and the SM's shared unit
+				tm.model.SetMemory(nil, mem.NewAtomicUnits(spec.SMs, mem.DefaultAtomicCosts))
+			}
+			sample = newTimingSample(nblocks, spec.SMs*max(bps, 1), -1) // every block: the model runs the launch
+			cfg.Driver = tm.driver(ctx)
+			apart = checksApart(&cfg)
 		} else {
 			cfg.Decoded = tm.decoded
 			sample = newTimingSample(nblocks, spec.SMs*max(bps, 1), req.TimingWaves)
 			cfg.Issues = (&boundedTiming{t: tm, sample: sample}).block
+		}
+	}
+	if tm == nil {
+		if in, ok := spinSensitive(req, mod, k); ok {
+			bps := 1
+			if rep.Occupancy != nil {
+				bps = max(rep.Occupancy.ActiveBlocksPerSM, 1)
+			}
+			cfg.Driver = sim.RoundRobin(spec.SMs * bps)
+			apart = checksApart(&cfg)
+			rep.Notes = append(rep.Notes, fmt.Sprintf("blocks ran interleaved, %d resident at a time, one instruction per warp in turn (the kernel has an ordered global load at PTX line %d, as spin-waits on other blocks use); without the timing model the interleaving is round-robin, not the GPU's", spec.SMs*bps, in.Pos.Line))
 		}
 	}
 	if tr.Steps >= 0 || tm != nil {
@@ -204,7 +225,9 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 			if isTraced {
 				traced[a.Warp] = append(traced[a.Warp], tracedAccess{line: a.Line, outcome: o})
 			}
-			if tm != nil && tm.err == nil && sample.modelled(a.Block) {
+			if tm != nil && tm.interleaved {
+				tm.stepMemory(a, o)
+			} else if tm != nil && tm.err == nil && sample.modelled(a.Block) {
 				tm.memory(a, o)
 				if len(tm.queues) > 0 && a.Warp >= 0 && a.Warp < len(tm.queues) && len(tm.queues[a.Warp]) > sim.MaxBlockIssues {
 					abandonTiming(tm, a.Block)
@@ -219,6 +242,9 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 		}
 	}
 	res, simErr := sim.Launch(ctx, mod, k.Name, simArgs, cfg)
+	if simErr == nil {
+		replayChecks(ctx, rep, mod, k.Name, simArgs, cfg, apart, res)
+	}
 	rep.Stats.SimMillis = time.Since(start).Milliseconds()
 	if req.Program != nil && req.Program.After != nil && res != nil {
 		req.Program.After(res)

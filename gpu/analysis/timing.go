@@ -35,6 +35,15 @@ type timingRun struct {
 	accs   []mem.Access
 	timed  bool
 	caches *mem.TimedHierarchy
+
+	// interleaved (execution-driven) launches (driven.go)
+	interleaved bool
+	pathWhy     string
+	stepN       int          // accesses of the instruction being stepped
+	stepEv      timing.Event // its first access's outcome
+	stepAcc     mem.Access   // that access, for the atomic units and timed caches
+	stepHasAcc  bool
+	driven      *timing.Result // the model's result once the launch ran
 }
 
 // newTimingRun decodes the kernel once (the simulator reuses the decoded
@@ -83,11 +92,17 @@ func (t *timingRun) memory(a *mem.Access, o mem.Outcome) {
 	if a.Warp < 0 || a.Warp >= len(t.queues) {
 		return
 	}
-	e := timing.Event{}
+	e := eventOf(a, o)
 	if t.timed && (a.Space == mem.Global || a.Space == mem.Local || (a.Space == mem.Shared && a.Kind >= mem.Atomic)) {
 		t.accs = append(t.accs, *a)
 		e.Acc = int32(len(t.accs))
 	}
+	t.queues[a.Warp] = append(t.queues[a.Warp], e)
+}
+
+// eventOf is the timing event of one access's outcome (Mem, Sectors, DRAMSectors).
+func eventOf(a *mem.Access, o mem.Outcome) timing.Event {
+	e := timing.Event{}
 	switch a.Space {
 	case mem.Shared:
 		// o comes from Counter.Record, which counted the wavefronts already.
@@ -104,7 +119,7 @@ func (t *timingRun) memory(a *mem.Access, o mem.Outcome) {
 		}
 	default: // const/param: no outcome the model times, but the slot keeps the join in step
 	}
-	t.queues[a.Warp] = append(t.queues[a.Warp], e)
+	return e
 }
 
 // block hands a finished block's issue log to the model. Accesses are joined
@@ -156,9 +171,14 @@ func (t *timingRun) finish(rep *report.Report) error {
 	if t.err != nil {
 		return t.err
 	}
-	res, err := t.model.Finish(t.ctx)
-	if err != nil {
-		return err
+	res := t.driven
+	if !t.interleaved {
+		var err error
+		if res, err = t.model.Finish(t.ctx); err != nil {
+			return err
+		}
+	} else if res == nil {
+		return fmt.Errorf("the interleaved launch gave no timing result")
 	}
 	if t.caches != nil {
 		o := t.caches.Totals()
@@ -172,6 +192,11 @@ func (t *timingRun) finish(rep *report.Report) error {
 	tm := &report.Timing{Cycles: res.Cycles + overhead, KernelCycles: res.Cycles, LaunchCycles: overhead, Stalls: map[string]int64{}, PerIssue: map[string]float64{},
 		Modelled: fmt.Sprintf("cycle-level model of %d SMs, %d resident blocks per SM, %.2f waves; sm_90 latencies calibrated on the H200, other architectures modelled", res.SMs, res.BlocksPerSM, res.Waves),
 		Issued:   res.Issued, Pipes: map[string]int64{}, PipeColors: map[string]string{}}
+	tm.Path, tm.PathReason = TimingReplay, t.pathWhy
+	if t.interleaved {
+		tm.Path = TimingInterleaved
+		tm.Modelled += "; execution-driven: the simulator executed each instruction when the model issued it"
+	}
 	for r := timing.Reason(0); r < timing.NumReasons; r++ {
 		if res.States[r] > 0 {
 			tm.Stalls[r.String()] = res.States[r]

@@ -143,6 +143,12 @@ type Timing struct {
 	SampledBlocks  int     `json:"sampled_blocks,omitempty"`
 	TotalBlocks    int     `json:"total_blocks,omitempty"`
 	SampleErrorPct float64 `json:"sample_error_pct,omitempty"`
+	// Path is how the model was fed: "interleaved" (execution-driven: the
+	// simulator executed each instruction when the model issued it) or
+	// "replay" (trace-driven: blocks simulated to completion, then replayed);
+	// PathReason says why that path was chosen.
+	Path       string `json:"path,omitempty"`
+	PathReason string `json:"path_reason,omitempty"`
 }
 
 // WarpTimeline is one warp's issue and stall intervals.

@@ -296,7 +296,7 @@ func (l *launcher) record(w *warp, o *op, pc int32, mask uint32, addr *[32]uint6
 			l.chk.access(w, pc, mask, addr, sp, kind, n)
 		}
 	}
-	if l.cfg.OnMemory != nil && l.cfg.Issues != nil && len(w.issues) > 0 {
+	if l.cfg.OnMemory != nil && (l.cfg.Issues != nil || l.driven) && len(w.issues) > 0 {
 		w.issues[len(w.issues)-1].Accesses++ // the issue that made this access: appended before it executed
 	}
 	if l.cfg.OnMemory == nil && !(w.traced && l.tr != nil && l.tr.on()) {

@@ -72,6 +72,10 @@ type Config struct {
 	MaxResident    int
 	MaxResidentWhy string
 	sched          schedule // alternative warp schedules, for tests of order independence
+
+	// Driver, when set, runs the launch execution-driven (step.go): it makes
+	// blocks resident and steps warps one instruction at a time.
+	Driver Driver
 }
 
 // schedule perturbs the order in which a block's warps run (tests only).
@@ -79,6 +83,7 @@ type schedule struct {
 	reverse bool // run warps from the highest index down
 	quantum int  // instructions per turn; 0 = the default
 	issues  int  // MaxBlockIssues for tests; 0 = MaxBlockIssues
+	spins   int  // SpinLimit for tests; 0 = SpinLimit
 }
 
 // TraceConfig selects the warps whose steps are recorded.

@@ -78,6 +78,8 @@ type launcher struct {
 	async *asyncState // mbarrier progress (bulk.go); nil until an mbarrier changes
 	cl    *clusterCfg // the launch's clusters and groups (cluster.go)
 	grp   *groupState // the slot's co-scheduled group; nil when blocks run alone
+
+	driven bool // Config.Driver steps the warps (step.go)
 }
 
 // quantum is how many warp-instructions a warp runs before the scheduler
@@ -99,7 +101,7 @@ func (l *launcher) runWarp(w *warp, n int) error {
 	r := w.regs[w.regBase:]
 	var threads, predOn int64
 	tracing := w.traced && l.tr != nil && l.tr.on()
-	logIssues := l.cfg.Issues != nil
+	logIssues := l.cfg.Issues != nil || l.driven
 	defer func() {
 		l.threads += threads
 		l.predOn += predOn

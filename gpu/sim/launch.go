@@ -126,7 +126,12 @@ func Launch(ctx context.Context, m *ptx.Module, kernel string, args []Arg, cfg C
 		l.chk = newChecker(l, c)
 	}
 	l.nblocks, l.lastProgress = nblocks, time.Now()
-	runErr := l.runBlocks()
+	var runErr error
+	if cfg.Driver != nil {
+		runErr = l.runDriven() // execution-driven: the driver schedules (step.go)
+	} else {
+		runErr = l.runBlocks()
+	}
 	res = l.result(args, bufs, trace)
 	if l.chk != nil {
 		res.Findings, res.FindingsDropped, res.CheckNotes = l.chk.findings(), l.chk.drop, l.chk.notes

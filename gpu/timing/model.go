@@ -144,6 +144,7 @@ type warp struct {
 	lastPC   int32
 	tl       *WarpTimeline
 	maxIntvl int
+	one      [1]Event // execution-driven: the stream holding the next instruction (driven.go)
 }
 
 type block struct {
@@ -154,6 +155,7 @@ type block struct {
 	live    int
 	arrived int
 	lastArr int64
+	slot    int // execution-driven: the source's slot of the block
 }
 
 type subpart struct {
@@ -202,6 +204,15 @@ type Model struct {
 	nextAccs []mem.Access // the accesses of the block AddBlockAccesses is dispatching
 
 	sassInterval [latency.NumPipes]int64 // Program.SASSInterval per pipe (Inst.SASSPipes)
+	atomOp       []mem.AtomicOp          // per pc: the atomic units' class of an atomic
+	atomAg       []bool                  // per pc: an integer add that ptxas aggregates per warp when the address is uniform
+
+	// execution-driven replay (driven.go)
+	src     Source
+	stepAcc *mem.Access // the access of the instruction the source just executed
+	srcErr  error
+	started int  // blocks started
+	stuck   bool // every resident live warp waits at a barrier
 }
 
 // New starts a replay of prog.
@@ -254,6 +265,12 @@ func New(prog *Program, cfg Config) (*Model, error) {
 	}
 	m.ev.init(m.sms)
 	m.res.PerPC = make([][NumReasons]int64, len(prog.Insts))
+	m.atomOp = make([]mem.AtomicOp, len(prog.Insts))
+	m.atomAg = make([]bool, len(prog.Insts))
+	for pc := range prog.Insts {
+		m.atomOp[pc] = atomicClass(prog.Insts[pc].Text)
+		m.atomAg[pc] = aggregatable(prog.Insts[pc].Text)
+	}
 	m.res.SMs, m.res.BlocksPerSM = cfg.NumSMs, cfg.BlocksPerSM
 	return m, nil
 }
@@ -405,7 +422,9 @@ func (m *Model) cycle() {
 			m.ev.file(sp, m.now)
 		}
 	}
-	m.advance(m.ev.next(m.now))
+	next := m.ev.next(m.now)
+	m.checkStuck(next)
+	m.advance(next)
 }
 
 // cycleScan is the loop the event queue replaced: every sub-partition of
@@ -593,6 +612,9 @@ func (m *Model) classify(s *sm, sp *subpart, w *warp) {
 // slots it takes (its SASS instruction count, at least 1).
 func (m *Model) issue(s *sm, sp *subpart, w *warp) int64 {
 	e := w.stream[w.pos]
+	if m.src != nil {
+		e = m.execute(w, e)
+	}
 	in := &m.prog.Insts[e.PC]
 	t := in.Timing
 	if m.cfg.Probe != nil {
@@ -623,7 +645,11 @@ func (m *Model) issue(s *sm, sp *subpart, w *warp) int64 {
 	done := m.now + int64(t.Latency)
 	switch t.Class {
 	case latency.ClassBar:
-		if !in.NoWait {
+		if m.src != nil && !in.NoWait { // the source holds the warp (afterIssueDriven)
+			at := max(m.now, s.barFree) + int64(m.tab.Bar.ArriveCycles)
+			s.barFree = at
+			w.blk.lastArr = max(w.blk.lastArr, at)
+		} else if !in.NoWait {
 			m.arrive(s, w, e.PC)
 		}
 	case latency.ClassBra, latency.ClassCall:
@@ -637,7 +663,7 @@ func (m *Model) issue(s *sm, sp *subpart, w *warp) int64 {
 		s.mioFree = start + wf
 		done = start + wf - 1 + int64(t.Latency)
 		if a := m.access(s, w, e); a != nil && t.Class == latency.ClassAtomShared && m.cfg.Atomics != nil {
-			r, _ := m.cfg.Atomics.Shared(a, mem.AtomicInt, false, float64(m.now))
+			r, _ := m.cfg.Atomics.Shared(a, m.atomOp[e.PC], false, float64(m.now))
 			done = max(done, int64(math.Ceil(r))+int64(t.Latency))
 		}
 		w.memDone = max(w.memDone, done)
@@ -651,6 +677,9 @@ func (m *Model) issue(s *sm, sp *subpart, w *warp) int64 {
 	for _, r := range in.Dst {
 		w.ready[r] = done
 		w.dep[r] = t.Dep
+	}
+	if m.src != nil {
+		m.afterIssueDriven(w, e.PC, t.Class == latency.ClassBar && !in.NoWait)
 	}
 	m.fold(w)
 	m.prepare(w)
@@ -704,6 +733,10 @@ func (m *Model) prepare(w *warp) {
 // fold moves a warp past instructions that issue as no SASS instruction
 // (Inst.Issues == 0): their results are ready when their sources are.
 func (m *Model) fold(w *warp) {
+	if m.src != nil {
+		m.foldDriven(w)
+		return
+	}
 	for w.pos < len(w.stream) {
 		in := &m.prog.Insts[w.stream[w.pos].PC]
 		if in.Issues != 0 {
@@ -737,7 +770,7 @@ func (m *Model) global(s *sm, w *warp, e Event, t latency.Timing) int64 {
 	if a := m.access(s, w, e); a != nil {
 		switch {
 		case atomic && m.cfg.Atomics != nil:
-			r, _ := m.cfg.Atomics.Global(a, mem.AtomicInt, false, float64(m.now))
+			r, _ := m.cfg.Atomics.Global(a, m.atomOp[e.PC], m.atomAg[e.PC] && uniformAddr(a), float64(m.now))
 			timed = int64(math.Ceil(r))
 			if m.cfg.Caches != nil {
 				m.cfg.Caches.Access(a, m.now) // the caches' state and counts; the time is the atomic units'
@@ -815,6 +848,13 @@ func (m *Model) SetMemory(c *mem.TimedHierarchy, a *mem.AtomicUnits) {
 // access returns the memory access an event names (Event.Acc), placed on the
 // SM the model runs its block on, or nil.
 func (m *Model) access(s *sm, w *warp, e Event) *mem.Access {
+	if m.src != nil {
+		if a := m.stepAcc; a != nil {
+			a.SM = s.id
+			return a
+		}
+		return nil
+	}
 	if e.Acc <= 0 || int(e.Acc) > len(w.blk.accs) {
 		return nil
 	}
@@ -836,6 +876,10 @@ func (m *Model) arrive(s *sm, w *warp, pc int32) {
 
 // tryRelease releases a block's barrier once every live warp arrived.
 func (m *Model) tryRelease(b *block) {
+	if m.src != nil {
+		m.syncBar(b)
+		return
+	}
 	if b.arrived == 0 || b.arrived < b.live {
 		return
 	}
