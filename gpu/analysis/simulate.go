@@ -156,6 +156,15 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 		cfg.Memory = req.Program.Memory
 	}
 	clusterConfig(&cfg, req, k, rep.Occupancy, spec.SMs, rep)
+	// Clusters and cooperative launches run as co-scheduled groups in the
+	// functional simulator (cluster.go); the execution-driven path does not
+	// step groups, so they keep the replay path.
+	grouped, grouping := false, ""
+	if n := clusterBlocks(cfg.Cluster, k.ReqNCTAPerCluster); n > 1 {
+		grouped, grouping = true, fmt.Sprintf("clusters of %d blocks", n)
+	} else if cfg.Cooperative {
+		grouped, grouping = true, "a cooperative launch: the whole grid"
+	}
 	if req.Checks.Order {
 		// The order check compares this run with one in reverse block order:
 		// both run one block after another, so that a racy kernel's outputs
@@ -188,6 +197,11 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 		if err != nil {
 			rep.Notes = append(rep.Notes, "timing model not run: "+err.Error())
 			tm = nil
+		} else if grouped {
+			tm.pathWhy = "the blocks run as co-scheduled groups (" + grouping + "), which the replay path times"
+			cfg.Decoded = tm.decoded
+			sample = newTimingSample(nblocks, spec.SMs*max(bps, 1), req.TimingWaves)
+			cfg.Issues = (&boundedTiming{t: tm, sample: sample}).block
 		} else if tm.interleaved, tm.pathWhy = choosePath(req, mod, k, nblocks, spec.SMs*max(bps, 1)); tm.interleaved {
 			cfg.Decoded = tm.decoded
 			if !req.TimedCaches {
@@ -203,7 +217,7 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 			cfg.Issues = (&boundedTiming{t: tm, sample: sample}).block
 		}
 	}
-	if tm == nil {
+	if tm == nil && !grouped {
 		if in, ok := spinSensitive(req, mod, k); ok {
 			bps := 1
 			if rep.Occupancy != nil {
@@ -494,4 +508,14 @@ func programArgs(k *ptx.Func, cparams []cudaParam, params [][]byte) ([]launchArg
 		args[i] = launchArg{info: info, scalar: v}
 	}
 	return args, nil
+}
+
+// clusterBlocks is the number of blocks per cluster of a launch: the launch's
+// cluster shape, else the kernel's .reqnctapercluster (0 in a dimension counts as 1).
+func clusterBlocks(launch, req [3]int) int {
+	d := launch
+	if d == [3]int{} {
+		d = req
+	}
+	return max(d[0], 1) * max(d[1], 1) * max(d[2], 1)
 }

@@ -258,6 +258,16 @@ func TestGridSync(t *testing.T) {
 	if !errors.As(err, &f) || f.Err.Kind != "trap" {
 		t.Fatalf("want a trap failure, got %v", err)
 	}
+	// Blocks run interleaved (the kernel spins on ordered loads), so the first
+	// warp to trap may be in a block other than the one that prints the line:
+	// the error names the cause either way.
+	if said := err.Error() + rep.Stdout; !strings.Contains(said, "cooperative>>>") || !strings.Contains(said, "grid_group::sync()") {
+		t.Errorf("error and stdout %q do not say that grid_group::sync() needs a cooperative launch", said)
+	}
+	rep, err = runKernel(t, coopSrc, "gridsync", 1, 32, buf("zeros", 32, "f32"))
+	if !errors.As(err, &f) || f.Err.Kind != "trap" {
+		t.Fatalf("one block: want a trap failure, got %v", err)
+	}
 	want := "cell.cu:" + itoa(lineOf(t, coopSrc, "// GRIDSYNC")) + ": grid_group::sync() needs a cooperative launch"
 	if !strings.Contains(rep.Stdout, want) {
 		t.Errorf("stdout %q does not contain %q", rep.Stdout, want)

@@ -151,6 +151,7 @@ public:
                "<<<grid, block, shmem, cooperative>>>)\n",
                file, line);
       }
+      __syncthreads(); // ws is the same for every thread: let the message out before any warp traps
       __trap();
     }
     unsigned int *counter = (unsigned int *)(ws + 4);
