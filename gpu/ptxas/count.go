@@ -72,16 +72,6 @@ func (p *Program) Count(kernel string, insts []sim.InstStats, warps int64) (Coun
 	return c, nil
 }
 
-// IssueCountsByPC returns, for the lead's timing wiring, the SASS issue count of every PTX
-// instruction of kernel (index = PC, the entry cost on PC 0), rounded to whole instructions.
-func (p *Program) IssueCountsByPC(kernel string) ([]int, error) {
-	k, ok := p.Funcs[kernel]
-	if !ok {
-		return nil, fmt.Errorf("ptxas: no lowering of kernel %s", kernel)
-	}
-	return k.IssueCounts(), nil
-}
-
 // TimingByPC returns kernel's Lowering.TimingIssues (per PTX PC: whole SASS issue slots and
 // their pipes), what a per-instruction timing model issues.
 func (p *Program) TimingByPC(kernel string) ([]TimingIssue, error) {

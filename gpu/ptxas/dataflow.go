@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"strings"
 
+	"github.com/kernelscope/kernelscope/gpu/isa"
 	"github.com/kernelscope/kernelscope/gpu/ptx"
 )
 
@@ -357,25 +358,26 @@ func (df *dataflow) lookupVar(name string) *ptx.Var {
 	return nil
 }
 
-// has reports whether in carries modifier m.
+// has reports whether in carries modifier m (a word of gpu/isa's parsed Mods, "shared"
+// matching "shared::cta" too, or a type name).
 func has(in *ptx.Inst, m string) bool {
-	for _, x := range in.Mods {
+	md := isa.ParseMods(in.Mods)
+	for _, x := range md.Words {
 		if x == m || strings.HasPrefix(x, m+"::") {
+			return true
+		}
+	}
+	for _, t := range md.Types {
+		if t.String() == m {
 			return true
 		}
 	}
 	return false
 }
 
-// typ returns the instruction's last type modifier ("f32", "u64", ...), "" if none.
-func typ(in *ptx.Inst) string {
-	for i := len(in.Mods) - 1; i >= 0; i-- {
-		if _, ok := ptx.TypeByName(in.Mods[i]); ok {
-			return in.Mods[i]
-		}
-	}
-	return ""
-}
+// typ returns the instruction's type (gpu/isa's Mods.Type: the last type modifier) by name
+// ("f32", "u64", ...), "" if none.
+func typ(in *ptx.Inst) string { return isa.ParseMods(in.Mods).Type.String() }
 
 // is64 reports whether t is a 64-bit type name.
 func is64(t string) bool { return strings.HasSuffix(t, "64") }

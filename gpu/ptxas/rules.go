@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/kernelscope/kernelscope/gpu/isa"
 	"github.com/kernelscope/kernelscope/gpu/ptx"
 )
 
@@ -1018,28 +1019,21 @@ func isFloatArith(u *ptx.Inst) bool {
 }
 
 func (lw *lowerer) cvt(pc int, in *ptx.Inst) {
+	// destination and source types from gpu/isa's parsed Mods (cvt.f32.s32: F32, S32)
+	md := isa.ParseMods(in.Mods)
 	var dt, st string
-	n := 0
-	for _, m := range in.Mods {
-		if _, ok := ptx.TypeByName(m); ok {
-			if n == 0 {
-				dt = m
-			} else {
-				st = m
-			}
-			n++
+	var dbits, sbits int
+	if n := len(md.Types); n > 0 {
+		dt, dbits = md.Types[0].String(), md.Types[0].Size()*8
+		if n > 1 {
+			st, sbits = md.Types[n-1].String(), md.Types[n-1].Size()*8
 		}
 	}
 	df, sf := strings.HasPrefix(dt, "f") || strings.HasPrefix(dt, "bf"), strings.HasPrefix(st, "f") || strings.HasPrefix(st, "bf")
 	bits := func(t string) int {
-		if t == "" {
-			return 32
-		}
-		v := 0
-		for _, c := range t {
-			if c >= '0' && c <= '9' {
-				v = v*10 + int(c-'0')
-			}
+		v := sbits
+		if t == dt {
+			v = dbits
 		}
 		if v == 0 {
 			return 32
