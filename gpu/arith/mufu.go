@@ -69,6 +69,9 @@ func mufu32(op int, xb uint32) uint32 {
 	case muSin, muCos:
 		return mufuSinCos(op == muCos, xb) // mufu_exp.go
 	case muTanh:
+		if r, ok := mufuTanhTable(xb); ok { // mufu_exp.go
+			return r
+		}
 		v = math.Tanh(x)
 	}
 	return ftz32(math.Float32bits(float32(v)))
