@@ -333,7 +333,10 @@ func approxEvidence(clangBase, nvccPTX string) string {
 }
 
 // explain is the one-line reason a clang-path kernel is not byte-exact, by the evidence at hand.
-func explain(k *Kernel, c PathResult, h200Ran bool, approx string) (key, text string) {
+// n is the nvcc-PTX path's result of the same kernel: when that one is byte-exact,
+// the simulator reproduces every instruction nvcc's code runs (.approx ones
+// included), so the clang path's difference is in the code clang made.
+func explain(k *Kernel, c, n PathResult, h200Ran bool, approx string) (key, text string) {
 	switch {
 	case c.Fault:
 		return "faults as the H200 does (true bug in the public code)", c.Cause
@@ -349,6 +352,13 @@ func explain(k *Kernel, c PathResult, h200Ran bool, approx string) (key, text st
 			}
 			return "float atomics (order-dependent result)", c.Cause
 		}
+	}
+	if n.Tried && n.Exact {
+		text = c.Cause + " — nvcc's PTX of the same source is byte-exact"
+		if approx != "" {
+			text += " (" + approx + ")"
+		}
+		return "clang's code differs from nvcc's (the nvcc-PTX path is byte-exact)", text
 	}
 	if approx != "" {
 		return "approximate math (.approx instructions; special-functions issue 18)", c.Cause + " — " + approx
@@ -452,7 +462,7 @@ func Report(m *Manifest, out, h200, raw, doc string) error {
 			cause = append(cause, "nvcc PTX: "+n.Cause)
 		}
 		if !c.Exact {
-			key, text := explain(k, c, kt != nil && kt.Ran, approxEvidence(cb, filepath.Join(out, "h200", "ptx", k.ID+".ptx")))
+			key, text := explain(k, c, n, kt != nil && kt.Ran, approxEvidence(cb, filepath.Join(out, "h200", "ptx", k.ID+".ptx")))
 			causes[key] = append(causes[key], k.ID)
 			fmt.Fprintf(&unexplained, "- **%s** (%s): %s\n", k.ID, key, strings.ReplaceAll(text, "|", "\\|"))
 		}
