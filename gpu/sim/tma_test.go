@@ -15,7 +15,7 @@ import (
 )
 
 // TMA (cp.async.bulk.tensor with tensor maps) against the H200: the probe of
-// scripts/tensor3 (tma_kernels.cuh, the maps and cases of tma_cases.json), recorded with
+// scripts/tensor3 (testdata/measured/tensor3/src/tma_kernels.cuh, the maps and cases of tma_cases.json), recorded with
 // scripts/tensor3/device_run.sh into testdata/measured/tensor3, simulated from nvcc's
 // and clang's PTX and compared byte for byte.
 

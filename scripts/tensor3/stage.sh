@@ -5,4 +5,6 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 dst=${1:-/work/main/.dev/tma}
 rm -rf "$dst"; mkdir -p "$dst"
 (cd "$root" && go run ./scripts/tensor3/gen "$dst" && go run ./scripts/tensor3/fp8gen "$dst")
-cp "$root"/scripts/tensor3/{tma_kernels.cuh,tma_probe.cu,ldsm_probe.cu,device_run.sh,device_run2.sh} "$dst/"
+# the TMA kernels live once, in testdata (the clang-path test compiles them there)
+cp "$root"/testdata/measured/tensor3/src/tma_kernels.cuh "$dst/"
+cp "$root"/scripts/tensor3/{tma_probe.cu,ldsm_probe.cu,device_run.sh,device_run2.sh} "$dst/"
