@@ -113,21 +113,9 @@ func (m *Model) dispatchDriven(s *sm) {
 			w.done = true
 			continue
 		}
-		b.live++
-		if m.tlLeft > 0 {
-			m.tlLeft--
-			m.res.Timelines = append(m.res.Timelines, WarpTimeline{Block: b.id, Warp: i, SM: s.id, SubPart: i % 4, First: m.now})
-			w.tl = &m.res.Timelines[len(m.res.Timelines)-1]
-		}
-		sp := &s.sp[i%4]
-		sp.warps = append(sp.warps, w)
-		m.wakeBy(sp, m.now)
+		m.seat(s, b, i, w)
 	}
-	if b.live == 0 {
-		s.blocks--
-		return
-	}
-	m.pending = append(m.pending, b)
+	m.seated(s, b)
 }
 
 // refill asks the source for the warp's next instruction: a one-event

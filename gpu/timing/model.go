@@ -365,16 +365,28 @@ func (m *Model) dispatch(s *sm, warps []WarpStream) {
 			w.done = true
 			continue
 		}
-		b.live++
-		if m.tlLeft > 0 {
-			m.tlLeft--
-			m.res.Timelines = append(m.res.Timelines, WarpTimeline{Block: b.id, Warp: i, SM: s.id, SubPart: i % 4, First: m.now})
-			w.tl = &m.res.Timelines[len(m.res.Timelines)-1]
-		}
-		sp := &s.sp[i%4]
-		sp.warps = append(sp.warps, w)
-		m.wakeBy(sp, m.now)
+		m.seat(s, b, i, w)
 	}
+	m.seated(s, b)
+}
+
+// seat makes warp i of block b, which has an instruction to issue, resident on
+// its sub-partition of s (with a timeline while timelines are left).
+func (m *Model) seat(s *sm, b *block, i int, w *warp) {
+	b.live++
+	if m.tlLeft > 0 {
+		m.tlLeft--
+		m.res.Timelines = append(m.res.Timelines, WarpTimeline{Block: b.id, Warp: i, SM: s.id, SubPart: i % 4, First: m.now})
+		w.tl = &m.res.Timelines[len(m.res.Timelines)-1]
+	}
+	sp := &s.sp[i%4]
+	sp.warps = append(sp.warps, w)
+	m.wakeBy(sp, m.now)
+}
+
+// seated ends a block's dispatch: a block with no live warp frees its slot at
+// once, any other waits in pending.
+func (m *Model) seated(s *sm, b *block) {
 	if b.live == 0 {
 		s.blocks--
 		return
