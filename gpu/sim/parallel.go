@@ -295,26 +295,7 @@ func (c *coord) newSlot(shareCheck bool) *blockSlot {
 	sl.stdout, sl.stderr = strings.Builder{}, strings.Builder{}
 	s := &blockSlot{c: c, l: sl}
 	sl.par = s
-	kfn := l.prog.kernel
-	mk := func() *block {
-		blk := &block{shared: make([]byte, l.prog.sharedSize), warps: make([]*warp, l.nwarps)}
-		for i := range blk.warps {
-			wp := &warp{id: i, gid: i, blk: blk, regs: make([]uint64, kfn.nregs*32)}
-			n := l.nthreads - i*32
-			if n >= 32 {
-				wp.lanes = ^uint32(0)
-			} else {
-				wp.lanes = 1<<uint(n) - 1
-			}
-			for lane := 0; lane < 32; lane++ {
-				wp.local[lane] = make([]byte, kfn.localSize)
-				wp.params[lane] = make([]byte, kfn.paramSize)
-			}
-			blk.warps[i] = wp
-			sl.initWarp(wp, kfn)
-		}
-		return blk
-	}
+	mk := sl.allocBlock
 	sl.blk = mk()
 	if l.cl.grouped() {
 		sl.newGroup(sl.blk, mk)
@@ -578,4 +559,27 @@ func (c *coord) commit(s *blockSlot) bool {
 func (l *launcher) budgetError(w *warp, pc int32) error {
 	return l.laneError(w, pc, 0, Budget, 0, fmt.Sprintf("budget of %d thread-instructions exhausted", l.budget),
 		"raise it with %budget or shrink the launch")
+}
+
+// allocBlock allocates a block with its warps (registers, local and parameter
+// space per lane), each initialised by l for the kernel.
+func (l *launcher) allocBlock() *block {
+	kfn := l.prog.kernel
+	blk := &block{shared: make([]byte, l.prog.sharedSize), warps: make([]*warp, l.nwarps)}
+	for i := range blk.warps {
+		wp := &warp{id: i, gid: i, blk: blk, regs: make([]uint64, kfn.nregs*32)}
+		n := l.nthreads - i*32
+		if n >= 32 {
+			wp.lanes = ^uint32(0)
+		} else {
+			wp.lanes = 1<<uint(n) - 1
+		}
+		for lane := 0; lane < 32; lane++ {
+			wp.local[lane] = make([]byte, kfn.localSize)
+			wp.params[lane] = make([]byte, kfn.paramSize)
+		}
+		blk.warps[i] = wp
+		l.initWarp(wp, kfn)
+	}
+	return blk
 }

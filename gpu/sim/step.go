@@ -162,27 +162,7 @@ func (s *Stepper) Start(sm int) (slot int, err error) {
 }
 
 // newBlock allocates a block with its warps (as the parallel scheduler's slots do).
-func (s *Stepper) newBlock() *block {
-	l := s.l
-	blk := &block{shared: make([]byte, l.prog.sharedSize), warps: make([]*warp, l.nwarps)}
-	kfn := l.prog.kernel
-	for i := range blk.warps {
-		wp := &warp{id: i, blk: blk, regs: make([]uint64, kfn.nregs*32)}
-		n := l.nthreads - i*32
-		if n >= 32 {
-			wp.lanes = ^uint32(0)
-		} else {
-			wp.lanes = 1<<uint(n) - 1
-		}
-		for lane := 0; lane < 32; lane++ {
-			wp.local[lane] = make([]byte, kfn.localSize)
-			wp.params[lane] = make([]byte, kfn.paramSize)
-		}
-		blk.warps[i] = wp
-		l.initWarp(wp, kfn)
-	}
-	return blk
-}
+func (s *Stepper) newBlock() *block { return s.l.allocBlock() }
 
 // Block is the linear index of the block resident in slot.
 func (s *Stepper) Block(slot int) int { return s.slots[slot].lin }
