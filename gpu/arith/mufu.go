@@ -8,10 +8,9 @@ import "math"
 // SASS ptxas 13.0 emits for sm_90 (testdata/measured/mufu/probe.sass.gz); the
 // unit itself (mufu32) flushes subnormal inputs and results to zero of the
 // same sign (MUFU.TANH excepted) and returns the canonical NaN. MUFU.EX2,
-// LG2, SIN and COS follow the unit's recovered interpolator (mufu_exp.go,
-// bit-exact on all inputs); the others' value on ordinary inputs is modelled
-// as the function rounded to nearest, bit-exact on the fraction of inputs
-// docs/special-functions.md lists.
+// LG2, SIN, COS and TANH follow the unit's recovered interpolator
+// (mufu_exp.go, mufu_tanh.go), RCP, RSQ and SQRT theirs (mufu_rcp.go): all
+// bit-exact on every input (docs/special-functions.md).
 
 // MUFU operations.
 const (
@@ -69,10 +68,7 @@ func mufu32(op int, xb uint32) uint32 {
 	case muSin, muCos:
 		return mufuSinCos(op == muCos, xb) // mufu_exp.go
 	case muTanh:
-		if r, ok := mufuTanhTable(xb); ok { // mufu_exp.go
-			return r
-		}
-		v = math.Tanh(x)
+		return mufuTanh(xb) // mufu_tanh.go
 	}
 	return ftz32(math.Float32bits(float32(v)))
 }

@@ -167,31 +167,3 @@ func mufuSinCos(cos bool, rb uint32) uint32 {
 	}
 	return sign | math.Float32bits(float32(math.Ldexp(float64(y), -38)))
 }
-
-// tanhBins lists the binades where MUFU.TANH's table is modelled: biased
-// exponent of |x| and the number of low mantissa bits the unit ignores
-// there; the 17 bits above them are x2 and the rest pick the segment
-// (measured; elsewhere the model is the correctly rounded tanh).
-var tanhBins = [...]struct{ exp, drop uint32 }{{119, 6}, {120, 6}, {121, 6}, {122, 5}, {123, 5}, {124, 4}, {125, 4}, {126, 4}, {127, 3}, {129, 3}, {130, 3}}
-
-// mufuTanhTable is MUFU.TANH on the binades of tanhBins: (C0 + C1 x2 +
-// C2 sq(x2)) 2^-38 from tanhCoef, truncated to f32, with x's sign; ok is
-// false outside them.
-func mufuTanhTable(xb uint32) (r uint32, ok bool) {
-	e := xb >> 23 & 0xff
-	first := 0
-	for _, b := range tanhBins {
-		if b.exp == e {
-			m := xb & (1<<23 - 1)
-			c := &tanhCoef[first+int(m>>(b.drop+ex2SegBits))]
-			x2 := uint64(m >> b.drop & (1<<ex2SegBits - 1))
-			y := uint64(c[0] + c[1]*int64(x2) + c[2]*int64(mufuSq(x2)))
-			if n := bits.Len64(y); n > 24 {
-				y = y >> (n - 24) << (n - 24)
-			}
-			return xb&sgn32 | math.Float32bits(float32(math.Ldexp(float64(y), -38))), true
-		}
-		first += 1 << (23 - ex2SegBits - b.drop)
-	}
-	return 0, false
-}

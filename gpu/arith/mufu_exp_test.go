@@ -321,34 +321,3 @@ func TestISAOracleExpExact(t *testing.T) {
 		t.Errorf("found %d of the %d ISA variants", seen, len(want))
 	}
 }
-
-// TestTanhTable checks MUFU.TANH's recovered tables on every group of the
-// binades of tanhBins against the H200's recorded outputs (one per group of
-// 2^drop inputs, which the unit does not tell apart).
-func TestTanhTable(t *testing.T) {
-	b := gunzipMeasured(t, "tanh_groups.d32.gz")
-	var o uint32
-	pos, bad := 0, 0
-	for _, bin := range tanhBins {
-		for g := uint32(0); g < 1<<(23-bin.drop); g++ {
-			if 4*pos+4 > len(b) {
-				t.Fatalf("tanh_groups: short at bucket %d", bin.exp)
-			}
-			o += binary.LittleEndian.Uint32(b[4*pos:])
-			pos++
-			x := bin.exp<<23 | g<<bin.drop
-			if r, ok := mufuTanhTable(x); !ok || r != o {
-				if bad < 3 {
-					t.Errorf("tanh(%08x): model %08x, H200 %08x", x, r, o)
-				}
-				bad++
-			}
-		}
-	}
-	if 4*pos != len(b) {
-		t.Errorf("tanh_groups: %d bytes left over", len(b)-4*pos)
-	}
-	if bad > 0 {
-		t.Errorf("MUFU.TANH: %d groups differ", bad)
-	}
-}

@@ -31,7 +31,8 @@
 //
 // MUFU.TANH on the binades of tanhBins (tanh_groups.d32.gz, built by
 // scripts/mufu/tanhgroups): the mantissa's drop low bits are ignored, the
-// next 17 are x2 and the bits above pick the segment; same Y and truncation.
+// next 17 are x2 and the bits above pick the segment; same Y and truncation,
+// Y in units of 2^-38 but on [2, 4), where it is in units of 2^-39.
 //
 // Run from the repository root: go run ./scripts/mufu/tabfit
 package main
@@ -121,7 +122,7 @@ func run() error {
 	fmt.Fprintf(&b, "\n")
 	write("sinCoef", "// sinCoef is MUFU.SIN's quarter-wave table: per segment x1 of u, C0, C1, C2 of\n// sin(pi/2 u 2^-23) ~ (C0 + C1 x2 + C2 sq(x2)) 2^-38 (recovered from the H200's outputs).\n", sin)
 	fmt.Fprintf(&b, "\n// tanhCoef is MUFU.TANH's table for the binades of tanhBins, segment after\n")
-	fmt.Fprintf(&b, "// segment: C0, C1, C2 of tanh ~ (C0 + C1 x2 + C2 sq(x2)) 2^-38 (recovered from the H200's outputs).\n")
+	fmt.Fprintf(&b, "// segment: C0, C1, C2 of tanh ~ (C0 + C1 x2 + C2 sq(x2)) 2^-scale (scale from tanhBins; recovered from the H200's outputs).\n")
 	fmt.Fprintf(&b, "var tanhCoef = [%d][3]int64{\n", len(tanh))
 	for _, c := range tanh {
 		fmt.Fprintf(&b, "\t{%d, %d, %d},\n", c[0], c[1], c[2])
@@ -335,8 +336,9 @@ func sinBounds(path string) ([]int64, []int64, error) {
 	return lo, hi, nil
 }
 
-// tanhBins mirrors gpu/arith's tanhBins: biased exponent and dropped bits.
-var tanhBins = [][2]int{{119, 6}, {120, 6}, {121, 6}, {122, 5}, {123, 5}, {124, 4}, {125, 4}, {126, 4}, {127, 3}, {129, 3}, {130, 3}}
+// tanhBins mirrors gpu/arith's tanhBins: biased exponent, dropped bits and
+// the unit of Y (2^-scale).
+var tanhBins = [][3]int{{119, 6, 38}, {120, 6, 38}, {121, 6, 38}, {122, 5, 38}, {123, 5, 38}, {124, 4, 38}, {125, 4, 38}, {126, 4, 38}, {127, 3, 38}, {128, 2, 39}, {129, 3, 38}, {130, 3, 38}}
 
 // solveTanh solves every segment of every binade of tanhBins.
 func solveTanh(path string) ([][3]int64, error) {
@@ -360,9 +362,9 @@ func solveTanh(path string) ([][3]int64, error) {
 				return nil, fmt.Errorf("%s: bucket %d group %d: %08x outside (0, 1]", path, bd[0], g, o)
 			}
 			ulp := math.Ldexp(1, int(math.Floor(math.Log2(f)))-23)
-			ulp = max(ulp, math.Ldexp(1, -38))
-			lo[g] = int64(math.Ldexp(f, 38))
-			hi[g] = int64(math.Ldexp(f+ulp, 38)) - 1
+			ulp = max(ulp, math.Ldexp(1, -bd[2]))
+			lo[g] = int64(math.Ldexp(f, bd[2]))
+			hi[g] = int64(math.Ldexp(f+ulp, bd[2])) - 1
 		}
 		pos += ng
 		for s := 0; s < ng>>segBits; s++ {

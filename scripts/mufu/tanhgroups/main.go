@@ -4,8 +4,8 @@
 // ignores the drop low mantissa bits there; the command checks that every
 // group is constant). Input: a directory of raw bucket outputs
 // tanh_<bucket>.d32 (u32 deltas: out[i] = out[i-1] + d[i]): buckets 119-124
-// and 130 from the fourth run (scripts/mufu/run4.sh, 2026-12-02), 125-127 and
-// 129 rebuilt from the 2026-12-01 run's error arrays (checked against its
+// and 130 from the fourth run (scripts/mufu/run4.sh, 2026-12-02), 125-129
+// rebuilt from the 2026-12-01 run's error arrays (checked against its
 // checksums). Output: the groups of each bucket in the order of tanhBins, u32
 // deltas over the whole file, gzip.
 //
@@ -22,7 +22,7 @@ import (
 )
 
 // bins mirrors gpu/arith's tanhBins: biased exponent and dropped bits.
-var bins = [][2]int{{119, 6}, {120, 6}, {121, 6}, {122, 5}, {123, 5}, {124, 4}, {125, 4}, {126, 4}, {127, 3}, {129, 3}, {130, 3}}
+var bins = [][2]int{{119, 6}, {120, 6}, {121, 6}, {122, 5}, {123, 5}, {124, 4}, {125, 4}, {126, 4}, {127, 3}, {128, 2}, {129, 3}, {130, 3}}
 
 func main() {
 	if len(os.Args) != 2 {
