@@ -1,8 +1,13 @@
 package arith
 
 import (
+	"bufio"
 	"encoding/binary"
+	"os"
+	"path/filepath"
 	"runtime"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -49,14 +54,16 @@ func TestTanhTable(t *testing.T) {
 }
 
 // TestTanhBuckets runs the whole tanh.approx.f32 model (Op.Eval) over whole
-// buckets against the H200's checksums of the 2026-12-01 run: the ranges
-// recovered last ([2^-12, 2^-8), where the unit returns x, and [2, 4), Y in
-// units of 2^-39), negative arguments, below 2^-12 and from 16 on.
-// scripts/mufu/fullcheck.sh runs all 512 buckets.
+// buckets against the H200's checksums of the 2026-12-01 run and of the fifth
+// run (tanhcheck.txt, 2026-12-02): the ranges recovered last ([2^-12, 2^-8),
+// where the unit returns x, and [2, 4), Y in units of 2^-39), negative
+// arguments, below 2^-12 and from 16 on. scripts/mufu/fullcheck.sh runs all
+// 512 buckets.
 func TestTanhBuckets(t *testing.T) {
 	const name = "tanh.approx.f32"
 	buckets := []int{116, 256 + 118, 128, 256 + 128, 112, 256 + 131}
 	st := loadMufuStats(t, name)
+	run5 := loadTanhCheck(t)
 	f := unaryEval(t, name)
 	got := make([]uint64, len(buckets))
 	var wg sync.WaitGroup
@@ -75,5 +82,40 @@ func TestTanhBuckets(t *testing.T) {
 		if got[i] != st.hash[b] {
 			t.Errorf("%s on %s: model checksum %016x, H200 %016x", name, bucketName(b), got[i], st.hash[b])
 		}
+		if got[i] != run5[b] {
+			t.Errorf("%s on %s: model checksum %016x, H200's fifth run %016x", name, bucketName(b), got[i], run5[b])
+		}
 	}
+}
+
+// loadTanhCheck reads the per-bucket checksums of the fifth device run
+// (testdata/measured/mufu/tanhcheck.txt: "bucket hash differing" lines).
+func loadTanhCheck(t *testing.T) [512]uint64 {
+	t.Helper()
+	f, err := os.Open(filepath.Join(measuredMufu, "tanhcheck.txt"))
+	if err != nil {
+		t.Fatalf("tanhcheck: %v", err)
+	}
+	defer f.Close()
+	var h [512]uint64
+	n := 0
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fs := strings.Fields(sc.Text())
+		if len(fs) == 0 || strings.HasPrefix(fs[0], "#") {
+			continue
+		}
+		b, err := strconv.Atoi(fs[0])
+		if len(fs) != 3 || err != nil || b < 0 || b >= 512 {
+			t.Fatalf("tanhcheck: bad line %q", sc.Text())
+		}
+		if h[b], err = strconv.ParseUint(fs[1], 16, 64); err != nil {
+			t.Fatalf("tanhcheck: bad line %q", sc.Text())
+		}
+		n++
+	}
+	if n != 512 {
+		t.Fatalf("tanhcheck: %d buckets, want 512", n)
+	}
+	return h
 }
