@@ -35,6 +35,8 @@
 // Y in units of 2^-38 but on [2, 4), where it is in units of 2^-39.
 //
 // Run from the repository root: go run ./scripts/mufu/tabfit
+// (go run ./scripts/mufu/tabfit -holdout: writes nothing; solves every tanh
+// segment on its even x2 only and counts the odd x2 the result misses.)
 package main
 
 import (
@@ -70,6 +72,13 @@ func sqTrunc(x uint64) uint64 {
 }
 
 func main() {
+	if len(os.Args) == 2 && os.Args[1] == "-holdout" {
+		if err := holdoutTanh("testdata/measured/mufu/tanh_groups.d32.gz"); err != nil {
+			fmt.Fprintln(os.Stderr, "tabfit:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(); err != nil {
 		fmt.Fprintln(os.Stderr, "tabfit:", err)
 		os.Exit(1)
@@ -340,44 +349,77 @@ func sinBounds(path string) ([]int64, []int64, error) {
 // the unit of Y (2^-scale).
 var tanhBins = [][3]int{{119, 6, 38}, {120, 6, 38}, {121, 6, 38}, {122, 5, 38}, {123, 5, 38}, {124, 4, 38}, {125, 4, 38}, {126, 4, 38}, {127, 3, 38}, {128, 2, 39}, {129, 3, 38}, {130, 3, 38}}
 
+// holdoutTanh solves every segment of tanhBins on its even x2 (the odd ones
+// left unconstrained) and prints, per binade, how many odd x2 the table so
+// found predicts wrongly: a check of the structure on data it was not fitted to.
+func holdoutTanh(path string) error {
+	return eachTanhSeg(path, func(bin, s int, l, h []int64) error {
+		lo, hi := append([]int64(nil), l...), append([]int64(nil), h...)
+		for i := 1; i < len(lo); i += 2 {
+			lo[i], hi[i] = math.MinInt64/4, math.MaxInt64/4
+		}
+		t, err := solve1(fmt.Sprintf("tanh bucket %d (even x2)", bin), s, lo, hi)
+		if err != nil {
+			return err
+		}
+		miss := 0
+		for i := 1; i < len(l); i += 2 {
+			if v := t[0] + t[1]*int64(i) + t[2]*sqTab[i]; v < l[i] || v > h[i] {
+				miss++
+			}
+		}
+		fmt.Printf("tanh bucket %d segment %d: C1 %d C2 %d from the even x2; odd x2 missed: %d of %d\n", bin, s, t[1], t[2], miss, len(l)/2)
+		return nil
+	})
+}
+
 // solveTanh solves every segment of every binade of tanhBins.
 func solveTanh(path string) ([][3]int64, error) {
+	var out [][3]int64
+	err := eachTanhSeg(path, func(bin, s int, l, h []int64) error {
+		t, err := solve1(fmt.Sprintf("tanh bucket %d", bin), s, l, h)
+		out = append(out, t)
+		return err
+	})
+	return out, err
+}
+
+// eachTanhSeg reads tanh_groups.d32.gz and calls f with the bounds on Y of
+// every segment of every binade of tanhBins, in order.
+func eachTanhSeg(path string, f func(bin, s int, l, h []int64) error) error {
 	d, err := gunzip(path)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	var out [][3]int64
 	var o uint32
 	pos := 0
 	for _, bd := range tanhBins {
 		ng := 1 << (23 - bd[1])
 		if len(d) < 4*(pos+ng) {
-			return nil, fmt.Errorf("%s: short for bucket %d", path, bd[0])
+			return fmt.Errorf("%s: short for bucket %d", path, bd[0])
 		}
 		lo, hi := make([]int64, ng), make([]int64, ng)
 		for g := 0; g < ng; g++ {
 			o += binary.LittleEndian.Uint32(d[4*(pos+g):])
-			f := float64(math.Float32frombits(o))
-			if !(f > 0 && f <= 1) {
-				return nil, fmt.Errorf("%s: bucket %d group %d: %08x outside (0, 1]", path, bd[0], g, o)
+			v := float64(math.Float32frombits(o))
+			if !(v > 0 && v <= 1) {
+				return fmt.Errorf("%s: bucket %d group %d: %08x outside (0, 1]", path, bd[0], g, o)
 			}
-			ulp := math.Ldexp(1, int(math.Floor(math.Log2(f)))-23)
+			ulp := math.Ldexp(1, int(math.Floor(math.Log2(v)))-23)
 			ulp = max(ulp, math.Ldexp(1, -bd[2]))
-			lo[g] = int64(math.Ldexp(f, bd[2]))
-			hi[g] = int64(math.Ldexp(f+ulp, bd[2])) - 1
+			lo[g] = int64(math.Ldexp(v, bd[2]))
+			hi[g] = int64(math.Ldexp(v+ulp, bd[2])) - 1
 		}
 		pos += ng
 		for s := 0; s < ng>>segBits; s++ {
 			l, h := lo[s<<segBits:(s+1)<<segBits], hi[s<<segBits:(s+1)<<segBits]
-			t, err := solve1(fmt.Sprintf("tanh bucket %d", bd[0]), s, l, h)
-			if err != nil {
-				return nil, err
+			if err := f(bd[0], s, l, h); err != nil {
+				return err
 			}
-			out = append(out, t)
 		}
 	}
 	if len(d) != 4*pos {
-		return nil, fmt.Errorf("%s: %d bytes, want %d", path, len(d), 4*pos)
+		return fmt.Errorf("%s: %d bytes, want %d", path, len(d), 4*pos)
 	}
-	return out, nil
+	return nil
 }
