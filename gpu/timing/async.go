@@ -7,7 +7,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/kernelscope/kernelscope/gpu/latency"
 	"github.com/kernelscope/kernelscope/gpu/mem"
+	"github.com/kernelscope/kernelscope/gpu/ptx"
 )
 
 // Asynchronous copies and mbarrier waits in the replay (docs/tensor-cores.md, "Timing of
@@ -70,6 +72,7 @@ const (
 type asyncModel struct {
 	pc      []uint8 // per pc: apNone...
 	tmaFree []int64 // per SM and direction (2s: loads, 2s+1: stores): the TMA unit's next free cycle
+	bar     []int64 // per pc: a barrier's release latency beyond a block barrier's (barrier.cluster.wait)
 	next    []AsyncOp
 }
 
@@ -87,8 +90,12 @@ type asyncBlock struct {
 
 func (a *asyncModel) init(p *Program, sms int) {
 	a.pc = make([]uint8, len(p.Insts))
+	a.bar = make([]int64, len(p.Insts))
 	for i := range p.Insts {
 		t := p.Insts[i].Text
+		if strings.HasPrefix(t, "barrier.cluster.wait") {
+			a.bar[i] = clusterBarRelease
+		}
 		switch {
 		case strings.HasPrefix(t, "cp.async.bulk.wait_group"):
 			a.pc[i] = apWaitGroup
@@ -299,4 +306,46 @@ func (m *Model) unstickAsync() bool {
 		}
 	}
 	return any
+}
+
+// Clusters (docs/clusters.md, "Timing"). The replay times each block of a cluster on its
+// own; what a cluster adds is measured by scripts/tensor4's probes (testdata/measured/tensor4):
+const (
+	// clusterBarRelease: cycles a barrier.cluster.wait releases its warps after the block's
+	// last arrival, beyond a block barrier's release. cl_bar: 389 to 406 cycles per
+	// barrier.cluster.arrive + wait with 4 warps per block (clusters of 2 and 4), against the
+	// block barrier's 4 x 2 + 12 = 20 in the model (__syncthreads() measured 33.2). Calibration.
+	clusterBarRelease = 380
+	// dsmemLatency: a dependent ld.shared::cluster of another block's shared memory (cl_chase:
+	// 196.1 cycles per load; 37.3 into the block's own). Calibration; atom and red on
+	// shared::cluster addresses are given the same latency (modelled).
+	dsmemLatency = 196
+)
+
+// clusterArrive reports barrier.cluster.arrive: it counts an arrival and does not wait
+// (the wait is barrier.cluster.wait's).
+func clusterArrive(in *ptx.Inst) bool {
+	return in != nil && in.Op == "barrier" && len(in.Mods) > 1 && in.Mods[0] == "cluster" && in.Mods[1] == "arrive"
+}
+
+// clusterTiming gives loads and atomics on shared::cluster addresses the latency of
+// distributed shared memory.
+func clusterTiming(t latency.Timing, in *ptx.Inst) latency.Timing {
+	if in == nil || in.Op != "ld" && in.Op != "atom" && in.Op != "red" {
+		return t
+	}
+	for _, m := range in.Mods {
+		if m == "shared::cluster" {
+			t.Latency = max(t.Latency, dsmemLatency)
+		}
+	}
+	return t
+}
+
+// barExtra is the release latency a barrier at pc adds to a block barrier's.
+func (a *asyncModel) barExtra(pc int32) int64 {
+	if pc >= 0 && int(pc) < len(a.bar) {
+		return a.bar[pc]
+	}
+	return 0
 }

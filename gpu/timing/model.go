@@ -918,7 +918,7 @@ func (m *Model) tryRelease(b *block) {
 	for _, w := range b.warps {
 		if w.atBar {
 			w.atBar = false
-			w.ctrl, w.ctrlWhy = rel, Barrier
+			w.ctrl, w.ctrlWhy = rel+m.async.barExtra(w.ctrlPC), Barrier
 			w.wake = 0
 			m.wakeBy(&b.sm.sp[w.idx%4], m.now+1)
 		}
