@@ -202,6 +202,7 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 			cfg.Decoded = tm.decoded
 			sample = newTimingSample(nblocks, spec.SMs*max(bps, 1), req.TimingWaves)
 			cfg.Issues = (&boundedTiming{t: tm, sample: sample}).block
+			cfg.Async = tm.asyncRecs
 		} else if tm.interleaved, tm.pathWhy = choosePath(req, mod, k, nblocks, spec.SMs*max(bps, 1)); tm.interleaved {
 			cfg.Decoded = tm.decoded
 			if !req.TimedCaches {
@@ -215,6 +216,7 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 			cfg.Decoded = tm.decoded
 			sample = newTimingSample(nblocks, spec.SMs*max(bps, 1), req.TimingWaves)
 			cfg.Issues = (&boundedTiming{t: tm, sample: sample}).block
+			cfg.Async = tm.asyncRecs
 		}
 	}
 	if tm == nil && !grouped {

@@ -44,6 +44,8 @@ type timingRun struct {
 	stepAcc     mem.Access   // that access, for the atomic units and timed caches
 	stepHasAcc  bool
 	driven      *timing.Result // the model's result once the launch ran
+
+	async [][]sim.AsyncRec // the running block's mbarrier and bulk-copy records (async.go)
 }
 
 // newTimingRun decodes the kernel once (the simulator reuses the decoded
@@ -133,13 +135,14 @@ func (t *timingRun) block(_ int, warps [][]sim.Issue) {
 		return
 	}
 	streams := make([]timing.WarpStream, len(warps))
+	j := t.joinAsync(len(warps))
 	for w, issues := range warps {
 		var q []timing.Event
 		if w < len(t.queues) {
 			q = t.queues[w]
 		}
 		s := make(timing.WarpStream, 0, len(issues))
-		for _, is := range issues {
+		for i, is := range issues {
 			n := min(int(is.Accesses), len(q))
 			var first timing.Event
 			if n > 0 {
@@ -150,12 +153,20 @@ func (t *timingRun) block(_ int, warps [][]sim.Issue) {
 				t.dropped++
 				continue
 			}
+			if !j.issue(w, i, int32(len(s))) {
+				continue // a failed mbarrier wait's retry (async.go)
+			}
 			s = append(s, timing.Event{PC: is.PC, Active: is.Active, Mem: first.Mem, Sectors: first.Sectors, DRAMSectors: first.DRAMSectors, Acc: first.Acc})
 		}
 		streams[w] = s
 	}
 	for i := range t.queues {
 		t.queues[i] = t.queues[i][:0]
+	}
+	if j != nil && len(j.ops) > 0 {
+		t.err = t.model.AddBlockAsync(t.ctx, streams, t.accs, j.ops)
+		t.accs = nil
+		return
 	}
 	if t.timed {
 		// the model keeps the block's accesses until it retires: hand over this slice

@@ -76,6 +76,10 @@ type Config struct {
 	// Driver, when set, runs the launch execution-driven (step.go): it makes
 	// blocks resident and steps warps one instruction at a time.
 	Driver Driver
+
+	// Async, when set with Issues, receives each block's mbarrier and bulk-copy effects
+	// (AsyncRec, bulk.go) per warp, just before its Issues call; nil warps with them.
+	Async func(block int, warps [][]AsyncRec)
 }
 
 // schedule perturbs the order in which a block's warps run (tests only).

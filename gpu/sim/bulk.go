@@ -305,7 +305,7 @@ func (l *launcher) asyncExec(w *warp, o *op, pc int32, exec uint32, r []uint64) 
 		if o.sub != asBarInit && o.sub != asBarInval && o.sub != asBarWait && st.expected == 0 {
 			return false, l.laneError(w, pc, lane, Trap, ba, "mbarrier used before mbarrier.init", mbWhere(ba)+" has not been initialised")
 		}
-		changed := true
+		changed, ph0 := true, st.phase
 		switch o.sub {
 		case asBarInit:
 			n := int64(a.count.get(r, lane) & 0xffffffff)
@@ -350,6 +350,9 @@ func (l *launcher) asyncExec(w *warp, o *op, pc int32, exec uint32, r []uint64) 
 			done := st.phase != p
 			if !done {
 				failed |= 1 << uint(lane)
+				l.recAsync(w, AsyncFail, ba, true, false, 0)
+			} else {
+				l.recAsync(w, AsyncWait, ba, true, false, 0)
 			}
 			if a.dstReg >= 0 {
 				r[int(a.dstReg)*32+lane] = b2u(done)
@@ -358,6 +361,12 @@ func (l *launcher) asyncExec(w *warp, o *op, pc int32, exec uint32, r []uint64) 
 		if changed {
 			binary.LittleEndian.PutUint64(b, st.encode())
 			l.asyncChanged()
+			switch o.sub {
+			case asBarInit:
+				l.recAsync(w, AsyncArrive, ba, true, false, -1)
+			case asBarArrive, asBarExpectTx, asBarCompleteTx:
+				l.recAsync(w, AsyncArrive, ba, true, st.phase != ph0, 0)
+			}
 		}
 	}
 	if failed != 0 {
@@ -457,6 +466,7 @@ func (l *launcher) bulkCopyLane(w *warp, o *op, pc int32, lane int, r []uint64, 
 		l.sharedFill(w, dst, n) // the block's checker, or the cluster block's whose shared memory dst names (cluster.go)
 	}
 	if !a.hasBar {
+		l.recAsync(w, AsyncStore, 0, false, false, int64(n))
 		return nil
 	}
 	ba, bsp := addrOf(a.bar, a.barSp, lane)
@@ -477,10 +487,12 @@ func (l *launcher) mbCompleteTx(w *warp, pc int32, lane int, ba uint64, bsp spac
 		return l.laneError(w, pc, lane, Trap, ba, "cp.async.bulk completes on an mbarrier that was not initialised",
 			fmt.Sprintf("the mbarrier at shared offset %#x has not been initialised", ba))
 	}
+	ph0 := st.phase
 	st.tx -= int64(n)
 	st.complete()
 	binary.LittleEndian.PutUint64(b, st.encode())
 	l.asyncChanged()
+	l.recAsync(w, AsyncLoad, ba, true, st.phase != ph0, int64(n))
 	return nil
 }
 
@@ -497,4 +509,114 @@ func (k *checker) asyncFill(off, n uint64) {
 		k.setInit(e, 0xf)
 		e.w = srec{}
 	}
+}
+
+// AsyncKind is what an AsyncRec records.
+type AsyncKind uint8
+
+// The kinds of AsyncRec.
+const (
+	AsyncArrive AsyncKind = iota + 1 // arrivals, expect_tx or complete_tx on a phase of an mbarrier
+	AsyncLoad                        // a bulk (tensor) copy into shared memory completing its bytes on a phase
+	AsyncStore                       // a bulk (tensor) copy or reduction out of shared memory (bulk_group)
+	AsyncWait                        // a successful test_wait/try_wait: the phase it waited for
+	AsyncFail                        // a failed test_wait/try_wait (the warp retries)
+)
+
+// AsyncRec is an mbarrier or bulk-copy effect of one issued warp-instruction, for a
+// timing model (Config.Async): the lanes of the warp's Issue at index Issue that had
+// this effect on the same phase, merged.
+type AsyncRec struct {
+	Issue int32 // index into the warp's Issue stream of the block
+	Kind  AsyncKind
+	Bar   int32 // the mbarrier: its index in the block's mbarriers (in order of first use); -1: none, or another block's
+	Phase int32 // the phase (counted from 0 per mbarrier) it contributed to or waited for; -1: a wait that needed none
+	Bytes int64 // copies: bytes moved
+	Count int32 // lanes merged into the record
+}
+
+// mbarRec counts the completed phases of one mbarrier of a block (timing records only).
+type mbarRec struct {
+	off    uint64 // shared offset
+	phases int32  // phases completed since the launch began
+	base   int32  // phases at its last mbarrier.init: waits for earlier phases need none
+}
+
+// mbarOf returns the block owning the mbarrier at shared(::cluster) address ba and its record there.
+func (l *launcher) mbarOf(w *warp, ba uint64) (*block, int32) {
+	b, off := w.blk, ba
+	if ba >= 1<<clusterShift {
+		rank := ba>>clusterShift - 1
+		off = ba & (1<<clusterShift - 1)
+		if cs := w.blk.clu; cs != nil && rank < uint64(len(cs.blocks)) {
+			b = cs.blocks[rank]
+		}
+	}
+	for i := range b.mbars {
+		if b.mbars[i].off == off {
+			return b, int32(i)
+		}
+	}
+	b.mbars = append(b.mbars, mbarRec{off: off})
+	return b, int32(len(b.mbars) - 1)
+}
+
+// recAsync records one lane's mbarrier or copy effect for the timing model. flipped
+// says the operation completed the mbarrier's phase; wait is the waits' outcome.
+func (l *launcher) recAsync(w *warp, kind AsyncKind, ba uint64, hasBar, flipped bool, bytes int64) {
+	if l.cfg.Async == nil || len(w.issues) == 0 {
+		return
+	}
+	bar, phase := int32(-1), int32(-1)
+	if hasBar {
+		b, i := l.mbarOf(w, ba)
+		m := &b.mbars[i]
+		switch kind {
+		case AsyncWait:
+			if phase = m.phases - 1; phase < m.base {
+				phase = -1
+			}
+		case AsyncFail:
+		default:
+			if kind == AsyncArrive && bytes < 0 { // mbarrier.init
+				m.base = m.phases
+				return
+			}
+			phase = m.phases
+		}
+		if flipped {
+			m.phases++
+		}
+		if b == w.blk {
+			bar = i
+		}
+	}
+	if kind == AsyncFail {
+		bar, phase = -1, -1
+	}
+	is := int32(len(w.issues) - 1)
+	if n := len(w.async); n > 0 {
+		if r := &w.async[n-1]; r.Issue == is && r.Kind == kind && r.Bar == bar && r.Phase == phase {
+			r.Count++
+			r.Bytes += max(bytes, 0)
+			return
+		}
+	}
+	w.async = append(w.async, AsyncRec{Issue: is, Kind: kind, Bar: bar, Phase: phase, Bytes: max(bytes, 0), Count: 1})
+}
+
+// asyncIssues hands a finished block's AsyncRec logs to Config.Async (cut: its issue
+// streams were dropped, so are these).
+func asyncIssues(cfg *Config, blk *block, cut bool) {
+	if cfg.Async == nil {
+		return
+	}
+	var recs [][]AsyncRec
+	if !cut {
+		recs = make([][]AsyncRec, len(blk.warps))
+		for i, w := range blk.warps {
+			recs[i] = w.async
+		}
+	}
+	cfg.Async(blk.lin, recs)
 }

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -87,6 +88,87 @@ WAIT:
 		e := wantError(t, err, c.kind, lineOf(t, src, "BAD"))
 		if !strings.Contains(e.Error(), c.msg) {
 			t.Errorf("%s: %q does not say %q", c.name, e.Error(), c.msg)
+		}
+	}
+}
+
+// TestAsyncRecords: Config.Async gets, per block and warp, the mbarrier and bulk-copy
+// effects of bulk_pipeline (4 blocks x 8 tiles of 4 KB): every tile load completes its
+// 4096 bytes on a phase that some successful wait waits for, every successful wait's
+// phase has a contribution, records name issues that exist, and the records do not
+// depend on how many workers ran the blocks.
+func TestAsyncRecords(t *testing.T) {
+	in := readTensor(t, "gemm/bulk_in.bin")
+	m := parsePTXFile(t, tensorDir+"ptx/bulk_copy.nvcc.sm_90.ptx")
+	run := func(workers int) map[int][][]AsyncRec {
+		got := map[int][][]AsyncRec{}
+		var pending [][]AsyncRec
+		_, err := Launch(context.Background(), m, "bulk_pipeline", []Arg{{Buffer: in}, {Buffer: make([]byte, len(in))}, {Scalar: 8}},
+			Config{Grid: [3]int{4, 1, 1}, Block: [3]int{128, 1, 1}, Workers: workers,
+				Async: func(_ int, warps [][]AsyncRec) {
+					pending = make([][]AsyncRec, len(warps))
+					for i, w := range warps {
+						pending[i] = append([]AsyncRec(nil), w...)
+					}
+				},
+				Issues: func(b int, warps [][]Issue) {
+					for w, recs := range pending {
+						for _, r := range recs {
+							if int(r.Issue) >= len(warps[w]) {
+								t.Errorf("block %d warp %d: record of issue %d of %d", b, w, r.Issue, len(warps[w]))
+							}
+						}
+					}
+					got[b], pending = pending, nil
+				}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	one := run(1)
+	if len(one) != 4 {
+		t.Fatalf("records of %d blocks, want 4", len(one))
+	}
+	for b, warps := range one {
+		type key struct{ bar, phase int32 }
+		contrib, waited := map[key]bool{}, map[key]bool{}
+		loads := 0
+		for _, recs := range warps {
+			for _, r := range recs {
+				k := key{r.Bar, r.Phase}
+				switch r.Kind {
+				case AsyncLoad:
+					loads++
+					if r.Bytes != 4096 {
+						t.Errorf("block %d: a load of %d bytes, want 4096", b, r.Bytes)
+					}
+					contrib[k] = true
+				case AsyncArrive:
+					contrib[k] = true
+				case AsyncWait:
+					if r.Phase >= 0 {
+						waited[k] = true
+					}
+				}
+			}
+		}
+		if loads != 8 {
+			t.Errorf("block %d: %d loads recorded, want 8", b, loads)
+		}
+		for k := range waited {
+			if !contrib[k] {
+				t.Errorf("block %d: a wait for mbarrier %d phase %d, which nothing contributed to", b, k.bar, k.phase)
+			}
+		}
+		if len(waited) == 0 {
+			t.Errorf("block %d: no successful wait recorded", b)
+		}
+	}
+	two := run(2)
+	for b := range one {
+		if fmt.Sprint(one[b]) != fmt.Sprint(two[b]) {
+			t.Errorf("block %d: records differ between 1 and 2 workers", b)
 		}
 	}
 }

@@ -259,10 +259,12 @@ func (l *launcher) beginBlock(blk *block, b int) {
 	for i := range blk.bars {
 		blk.bars[i] = barrier{waiters: blk.bars[i].waiters[:0]}
 	}
+	blk.mbars = blk.mbars[:0]
 	kfn := l.prog.kernel
 	for _, w := range blk.warps {
 		l.resetWarp(w, kfn)
 		w.issues = w.issues[:0]
+		w.async = w.async[:0]
 		w.traced = l.tr != nil && b == l.cfg.Trace.Block && w.id >= l.cfg.Trace.WarpLo && w.id <= l.cfg.Trace.WarpHi
 	}
 }
@@ -347,6 +349,7 @@ func (l *launcher) endGroupBlock(blk *block) error {
 		for i, w := range blk.warps {
 			streams[i] = w.issues
 		}
+		asyncIssues(l.cfg, blk, false)
 		l.cfg.Issues(blk.lin, streams)
 	}
 	return nil

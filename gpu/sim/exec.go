@@ -42,6 +42,7 @@ type block struct {
 	rank          int           // %cluster_ctarank in its group's order
 	gidx          int           // index in its co-scheduled group
 	over          bool          // every warp is done
+	mbars         []mbarRec     // its mbarriers' phase counts, for Config.Async (bulk.go)
 }
 
 // launcher runs the blocks of one launch.

@@ -188,10 +188,12 @@ func (l *launcher) runBlock(b int) error {
 	for i := range blk.bars {
 		blk.bars[i] = barrier{waiters: blk.bars[i].waiters[:0]}
 	}
+	blk.mbars = blk.mbars[:0]
 	kfn := l.prog.kernel
 	for _, w := range blk.warps {
 		l.resetWarp(w, kfn)
 		w.issues = w.issues[:0]
+		w.async = w.async[:0]
 		w.traced = l.tr != nil && b == l.cfg.Trace.Block && w.id >= l.cfg.Trace.WarpLo && w.id <= l.cfg.Trace.WarpHi
 	}
 	if l.chk != nil {
@@ -235,6 +237,7 @@ func (l *launcher) runBlock(b int) error {
 				for i, w := range blk.warps {
 					streams[i] = w.issues
 				}
+				asyncIssues(l.cfg, blk, false)
 				l.cfg.Issues(b, streams)
 			}
 			return nil

@@ -274,6 +274,7 @@ func (c *coord) consume() {
 						streams[i] = w.issues
 					}
 				}
+				asyncIssues(c.base.cfg, blk, s.cut)
 				c.base.cfg.Issues(blk.lin, streams)
 			}
 		}

@@ -311,6 +311,7 @@ func (l *launcher) tmaLane(w *warp, o *op, pc int32, lane int, r []uint64, addrO
 		}
 	}
 	if t.dir != tmaLoad {
+		l.recAsync(w, AsyncStore, 0, false, false, int64(n))
 		return nil
 	}
 	if l.chk != nil {

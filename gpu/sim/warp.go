@@ -66,6 +66,8 @@ type warp struct {
 	issues    []Issue // what the warp issued in this block, when Config.Issues is set
 	wgmmaN    int32   // wgmma.mma_async executed in this block (wgmma.go)
 	wgmmaPC   int32   // pc of the last one
+
+	async []AsyncRec // its mbarrier and bulk-copy effects, when Config.Async is set (bulk.go)
 }
 
 // top returns the current pc, reconvergence pc and active mask.

@@ -72,6 +72,8 @@ type Result struct {
 	L2Bytes     int64                   // bytes charged to L2 bandwidth
 	SMs         int                     // SMs modelled
 	BlocksPerSM int                     // occupancy limit used
+
+	AsyncForced int64 // mbarrier waits released because their phase could not complete in the replay (async.go; 0 expected)
 }
 
 // PerIssue returns warp-cycles in state r per issued instruction: Nsight
@@ -145,6 +147,11 @@ type warp struct {
 	tl       *WarpTimeline
 	maxIntvl int
 	one      [1]Event // execution-driven: the stream holding the next instruction (driven.go)
+
+	// asynchronous copies and mbarriers (async.go)
+	aops                        []AsyncOp // the warp's ops, by position
+	ai                          int       // the next one to apply
+	bulkRead, bulkDone, waitLat int64     // its bulk stores read and done; the held wait's latency
 }
 
 type block struct {
@@ -156,6 +163,8 @@ type block struct {
 	arrived int
 	lastArr int64
 	slot    int // execution-driven: the source's slot of the block
+
+	async *asyncBlock // its mbarrier phases (async.go)
 }
 
 type subpart struct {
@@ -213,6 +222,8 @@ type Model struct {
 	srcErr  error
 	started int  // blocks started
 	stuck   bool // every resident live warp waits at a barrier
+
+	async asyncModel // asynchronous copies and mbarrier waits (async.go)
 }
 
 // New starts a replay of prog.
@@ -264,6 +275,7 @@ func New(prog *Program, cfg Config) (*Model, error) {
 		m.sms = append(m.sms, s)
 	}
 	m.ev.init(m.sms)
+	m.async.init(prog, cfg.NumSMs)
 	m.res.PerPC = make([][NumReasons]int64, len(prog.Insts))
 	m.atomOp = make([]mem.AtomicOp, len(prog.Insts))
 	m.atomAg = make([]bool, len(prog.Insts))
@@ -367,6 +379,7 @@ func (m *Model) dispatch(s *sm, warps []WarpStream) {
 		}
 		m.seat(s, b, i, w)
 	}
+	m.attachAsync(b)
 	m.seated(s, b)
 }
 
@@ -435,6 +448,9 @@ func (m *Model) cycle() {
 		}
 	}
 	next := m.ev.next(m.now)
+	if next == math.MaxInt64 && m.unstickAsync() {
+		next = m.now + 1
+	}
 	m.checkStuck(next)
 	m.advance(next)
 }
@@ -690,6 +706,9 @@ func (m *Model) issue(s *sm, sp *subpart, w *warp) int64 {
 		w.ready[r] = done
 		w.dep[r] = t.Dep
 	}
+	if w.ai < len(w.aops) || m.async.pc[e.PC] > apAsync {
+		m.asyncIssue(s, w, e.PC, done, int64(t.Latency))
+	}
 	if m.src != nil {
 		m.afterIssueDriven(w, e.PC, t.Class == latency.ClassBar && !in.NoWait)
 	}
@@ -899,7 +918,7 @@ func (m *Model) tryRelease(b *block) {
 	for _, w := range b.warps {
 		if w.atBar {
 			w.atBar = false
-			w.ctrl, w.ctrlWhy = rel, Barrier
+			w.ctrl, w.ctrlWhy = rel+m.async.barExtra(w.ctrlPC), Barrier
 			w.wake = 0
 			m.wakeBy(&b.sm.sp[w.idx%4], m.now+1)
 		}
@@ -910,6 +929,9 @@ func (m *Model) tryRelease(b *block) {
 // exitAfter retires a warp whose stream is exhausted by an instruction of n issue slots.
 func (m *Model) exitAfter(w *warp, n int64) {
 	m.chargeTo(w, m.now+n) // the issuing cycles
+	if w.ai < len(w.aops) {
+		m.flushAsync(w)
+	}
 	w.done = true
 	b := w.blk
 	b.live--

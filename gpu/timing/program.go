@@ -167,7 +167,7 @@ func fromDecoded(tab *latency.Table, dp *isa.Program, implicit bool) *Program {
 		if di.Implicit && !implicit {
 			continue
 		}
-		p.Insts = append(p.Insts, Inst{Timing: wgmmaTiming(tab.ClassTiming(di.Class), di.PTX), Dst: di.Dst, Src: di.Src, NoWait: di.NoWait, Issues: 1,
+		p.Insts = append(p.Insts, Inst{Timing: wgmmaTiming(tab.ClassTiming(di.Class), di.PTX), Dst: di.Dst, Src: di.Src, NoWait: di.NoWait || clusterArrive(di.PTX), Issues: 1,
 			Line: di.Line, Loc: di.Loc, Text: di.Text})
 	}
 	return p

@@ -20,8 +20,21 @@ const (
 )
 
 // wgmmaTiming returns the timing of a wgmma.mma_async (the table's tensor timing with
-// the pipe time and latency of a warpgroup MMA of its N), or t unchanged for others.
+// the pipe time and latency of a warpgroup MMA of its N), of a wmma.mma m16n16k16 (two
+// HMMA.16816 in SASS, testdata/measured/tensor/gemm_sass.txt; Nsight Compute counts 12
+// tensor-pipe cycles per wmma.mma, testdata/measured/tensor4: twice the pipe time, the
+// second HMMA's result one pipe interval later, modelled), or t unchanged for others.
 func wgmmaTiming(t latency.Timing, in *ptx.Inst) latency.Timing {
+	t = clusterTiming(t, in)
+	if in != nil && in.Op == "wmma" && len(in.Mods) > 0 && in.Mods[0] == "mma" && t.Pipe == latency.PipeTensor {
+		for _, m := range in.Mods {
+			if m == "m16n16k16" {
+				t.Latency += t.IssueCycles
+				t.IssueCycles *= 2
+			}
+		}
+		return t
+	}
 	if in == nil || in.Op != "wgmma" || len(in.Mods) == 0 || in.Mods[0] != "mma_async" {
 		return t
 	}

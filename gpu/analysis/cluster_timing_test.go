@@ -1,0 +1,81 @@
+package analysis_test
+
+import (
+	"context"
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/kernelscope/kernelscope/gpu/analysis"
+)
+
+// TestClusterTimingH200 times the cluster launches of testdata/measured/cluster from
+// nvcc's PTX against Nsight Compute's sm__cycles_elapsed.max (h200/ncu.csv: the
+// launches of each kernel in the order of clusterCases). Validation: the cluster
+// timing constants (gpu/timing/async.go) come from scripts/tensor4's probes, not from
+// these launches. Each must be within 35% (the table in docs/clusters.md has the figures).
+func TestClusterTimingH200(t *testing.T) {
+	want := ncuClusterCycles(t, filepath.Join(clusterDir, "h200", "ncu.csv"))
+	req := clusterPaths(t)["nvcc"]
+	if req.Prebuilt == nil {
+		t.Fatal("no nvcc PTX")
+	}
+	var sum float64
+	seen := map[string]int{}
+	for _, c := range clusterCases[:9] {
+		req.Launch = parseLaunch(t, c.launch, nil)
+		req.Timing = true
+		rep, err := analysis.Run(context.Background(), req)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if rep.Timing == nil {
+			t.Fatalf("%s: not timed", c.name)
+		}
+		k := c.launch[:strings.Index(c.launch, "<<<")]
+		if seen[k] >= len(want[k]) {
+			t.Fatalf("%s: ncu.csv has %d launches of %s", c.name, len(want[k]), k)
+		}
+		got, w := rep.Timing.Cycles, want[k][seen[k]]
+		seen[k]++
+		e := float64(got-w) / float64(w)
+		sum += max(e, -e)
+		t.Logf("%-16s model %6d (kernel %6d + launch %d), H200 %6d: %+5.1f%%", c.name, got, rep.Timing.KernelCycles, rep.Timing.LaunchCycles, w, 100*e)
+		if e < -0.35 || e > 0.35 {
+			t.Errorf("%s: model %d cycles, H200 %d (%+.1f%%): more than 35%% off", c.name, got, w, 100*e)
+		}
+	}
+	t.Logf("mean absolute error %.1f%%", 100*sum/9)
+}
+
+// ncuClusterCycles reads sm__cycles_elapsed.max of each launch, per kernel in order.
+func ncuClusterCycles(t *testing.T, path string) map[string][]int64 {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]int64{}
+	for _, line := range strings.Split(string(b), "\n") {
+		if !strings.Contains(line, "sm__cycles_elapsed.max") {
+			continue
+		}
+		rec, err := csv.NewReader(strings.NewReader(line)).Read()
+		if err != nil || len(rec) < 15 {
+			continue
+		}
+		v, err := strconv.ParseInt(strings.ReplaceAll(rec[14], ",", ""), 10, 64)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		k := rec[4]
+		if i := strings.Index(k, "("); i >= 0 {
+			k = k[:i]
+		}
+		out[k] = append(out[k], v)
+	}
+	return out
+}
