@@ -36,6 +36,10 @@ func sassPipe(op string) Pipe {
 		// back edges, loop exits and jumps outside a convergence region are in none of the
 		// pipe counters (iso_loop_const: 512 back edges, cbu 8; saxpy)
 		return PipeOther
+	case "IADD3~", "IADD3.X~", "MOV~":
+		// an add or move ptxas may issue on either integer pipe (IADD3/IMAD.IADD,
+		// IADD3.X/IMAD.X, MOV/IMAD.MOV.U32); counted on alu until balance moves it
+		return PipeALU
 	case "VIADD.I", "IMAD.SHL", "IMAD.MOV":
 		// sm_90 issues an add of an immediate as VIADD and shifts/moves as IMAD.* on the fma pipe
 		return PipeFMA
@@ -43,6 +47,17 @@ func sassPipe(op string) Pipe {
 		return PipeUniform
 	}
 	return PipeOther
+}
+
+// flexOp reports whether a modelled SASS opcode has an equivalent on the other integer pipe
+// (ALU: IADD3, IADD3.X, MOV; FMA: IMAD.IADD, IMAD.X, IMAD.MOV.U32, IMAD.SHL, VIADD), which
+// ptxas chooses between to balance the two pipes (balance).
+func flexOp(op string) bool {
+	switch op {
+	case "IADD3~", "IADD3.X~", "MOV~", "VIADD.I", "IMAD.SHL", "IMAD.MOV":
+		return true
+	}
+	return false
 }
 
 // lowerer applies the rules to one function.
@@ -59,6 +74,9 @@ type lowerer struct {
 	inOpen []bool
 	// sunk are parameter loads issued at a later instruction: (pc, pipe)
 	sunk [][2]int
+	// flex[pc] are the issues of pc that may go to the alu or the fma pipe (flexOp), as
+	// counted now on alu ([0]) and fma ([1])
+	flex [][2]float64
 }
 
 // emit sets instruction pc to the given SASS opcodes.
@@ -71,6 +89,20 @@ func (lw *lowerer) emit(pc int, why string, ops ...string) {
 	}
 	in.Slots, in.SlotPipes = in.Issue, in.Pipes
 	in.Why = why
+	lw.flex[pc] = [2]float64{}
+	for _, op := range ops {
+		if flexOp(op) {
+			lw.flex[pc][boolIdx(sassPipe(op) == PipeFMA)]++
+		}
+	}
+}
+
+// boolIdx is 1 for true, 0 for false.
+func boolIdx(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // repeat returns n copies of op.
@@ -116,8 +148,57 @@ func (lw *lowerer) run() error {
 	}
 	lw.merge()
 	lw.ifConvert()
+	lw.balance()
 	lw.unrollCounted()
 	return nil
+}
+
+// balance shares out, per basic block, the integer adds and moves that have both an ALU and
+// an FMA-pipe form (flexOp) so that the two pipes carry as equal a load as they can: sm_90
+// ptxas issues IMAD.MOV.U32, IMAD.IADD and IMAD.X beside MOV, IADD3 and IADD3.X in the same
+// code to that end (the iso, iso2, iso3 and golden calibration listings: 17 IMAD.X against 14
+// IADD3.X; collatz's loop moves all on IMAD.MOV where ISETP/SHF/SEL fill the ALU). Executions
+// within a block are equal, so the block's static counts stand for its dynamic ones.
+func (lw *lowerer) balance() {
+	fn, l := lw.fn, lw.l
+	if lw.gen < 80 {
+		return
+	}
+	start := 0
+	for start < len(fn.Insts) {
+		b := lw.df.block(start)
+		end := start + 1
+		for end < len(fn.Insts) && b >= 0 && lw.df.block(end) == b {
+			end++
+		}
+		var a0, f0, x float64
+		for pc := start; pc < end; pc++ {
+			fx := lw.flex[pc]
+			a0 += l.Insts[pc].Pipes[PipeALU] - fx[0]
+			f0 += l.Insts[pc].Pipes[PipeFMA] - fx[1]
+			x += fx[0] + fx[1]
+		}
+		if x > 0 {
+			k := min(max((a0+x-f0)/2, 0), x) // flexible issues put on the fma pipe
+			for pc := start; pc < end; pc++ {
+				fx := lw.flex[pc]
+				n := fx[0] + fx[1]
+				if n == 0 {
+					continue
+				}
+				in := &l.Insts[pc]
+				toF := n * k / x
+				in.Pipes[PipeALU] += (n - toF) - fx[0]
+				in.Pipes[PipeFMA] += toF - fx[1]
+				if in.Slots > 0 {
+					in.SlotPipes[PipeALU] += (n - toF) - fx[0]
+					in.SlotPipes[PipeFMA] += toF - fx[1]
+				}
+				lw.flex[pc] = [2]float64{n - toF, toF}
+			}
+		}
+		start = end
+	}
 }
 
 // unrollCounted models ptxas unrolling a counted loop once more by 4 (iso2_dot_affine,
@@ -336,16 +417,21 @@ func (lw *lowerer) ifConvert() {
 		for _, j := range jumps {
 			lw.emit(j, "if/else jump: removed by predication")
 		}
+		fl := lw.flex[pc]
 		for _, a := range arms {
 			for i := a[0]; i < a[1]; i++ {
 				for k, v := range l.Insts[i].Pipes {
 					pipes[k] += v
 				}
+				fl[0] += lw.flex[i][0]
+				fl[1] += lw.flex[i][1]
+				lw.flex[i] = [2]float64{}
 				l.Insts[i].Issue, l.Insts[i].Pipes = 0, [NumPipes]float64{}
 				l.Insts[i].Why = fmt.Sprintf("predicated: issued with the if-converted branch at PTX instruction %d", pc)
 			}
 		}
 		l.Insts[pc].Issue, l.Insts[pc].Pipes = c, pipes
+		lw.flex[pc] = fl
 		l.Insts[pc].Slots, l.Insts[pc].SlotPipes = 0, [NumPipes]float64{} // no branch is issued
 		l.Insts[pc].Why = fmt.Sprintf("if-converted: the %d instructions up to PTX instruction %d are predicated, no branch", int(c), hi)
 	}
@@ -877,7 +963,7 @@ func (lw *lowerer) mov(pc int, in *ptx.Inst) {
 	case src.Kind == ptx.OpSym && src.Name == "WARP_SZ":
 		lw.emit(pc, "WARP_SZ is the immediate 32 (iso3_divrem: no S2R)")
 	case src.Kind == ptx.OpSym:
-		lw.emit(pc, "address of a variable: MOV or constant operand", "MOV")
+		lw.emit(pc, "address of a variable: MOV or constant operand", "MOV~")
 	case src.Kind == ptx.OpImm || src.Kind == ptx.OpFloat:
 		// an immediate is an operand of its user, unless it starts a loop-carried value
 		// (a register with several definitions) or is stored (iso_sts_merge, iso_branch)
@@ -1092,7 +1178,7 @@ func (lw *lowerer) add(pc int, in *ptx.Inst, f, wide bool) {
 		lw.emit(pc, "VIADD (add of an immediate, fma pipe on sm_90)", "VIADD.I")
 		return
 	case !wide:
-		lw.emit(pc, "IADD3 (or LEA with a folded shift)", "IADD3")
+		lw.emit(pc, "IADD3 (or LEA with a folded shift; IMAD.IADD/IMAD on the fma pipe)", "IADD3~")
 		return
 	}
 	// 64-bit integer add: IMAD.WIDE when one operand is a folded mul.wide, LEA+LEA.HI.X with
@@ -1119,7 +1205,7 @@ func (lw *lowerer) add(pc int, in *ptx.Inst, f, wide bool) {
 			return
 		}
 	}
-	lw.emit(pc, "IADD3 + IADD3.X", "IADD3", "IADD3")
+	lw.emit(pc, "IADD3 + IADD3.X (or IMAD.X)", "IADD3", "IADD3.X~")
 }
 
 func (lw *lowerer) div(pc int, in *ptx.Inst, f, wide bool) {

@@ -196,6 +196,9 @@ func TestLoweringTable(t *testing.T) {
 	if path := os.Getenv("PTXAS_DOC"); path != "" {
 		writeDoc(t, path, table)
 	}
+	if path := os.Getenv("PTXAS_ROWS"); path != "" {
+		writeRows(t, path, rows)
+	}
 	// Goals as measured at the last regeneration (regression guards; issue 20's goal is 90%).
 	if g := tallies["golden validation"]; g != nil && g.model5 < 11 {
 		t.Errorf("golden validation: %d of %d kernels within 5%%, want at least 11", g.model5, g.n)
@@ -265,6 +268,26 @@ func realcodeRows(t *testing.T, ncu map[string]ncuLaunch) []modelRow {
 		rows = append(rows, r)
 	}
 	return rows
+}
+
+// writeRows writes each row's modelled total and pipes as JSON (PTXAS_ROWS=FILE), for
+// comparing the pipe mix with ncu launch by launch (scripts/ptxas_pipes.py).
+func writeRows(t *testing.T, path string, rows []modelRow) {
+	out := map[string]map[string]float64{}
+	for _, r := range rows {
+		m := map[string]float64{"total": r.model.Total, "ptx": float64(r.ptxWarp)}
+		for p := Pipe(0); p < NumPipes; p++ {
+			m[p.String()] = r.model.Pipes[p]
+		}
+		out[r.id] = m
+	}
+	b, err := json.MarshalIndent(out, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // writeDoc replaces the generated part of docs/ptxas.md (between the markers).
