@@ -1286,6 +1286,7 @@ func (lw *lowerer) aggregated(in *ptx.Inst) bool {
 // mem lowers one load/store/atomic; merging is decided afterwards (merge).
 func (lw *lowerer) mem(pc int, in *ptx.Inst) {
 	shared, local := has(in, "shared"), has(in, "local")
+	defer lw.immData(pc, in)
 	switch in.Op {
 	case "ld", "ldu":
 		switch {
@@ -1324,6 +1325,34 @@ func (lw *lowerer) mem(pc int, in *ptx.Inst) {
 		lw.emit(pc, "LDGSTS/commit/wait", "LDGSTS")
 	default:
 		lw.emit(pc, "prefetch: CCTL", "CCTL")
+	}
+}
+
+// immData adds the register move of a non-zero immediate that a store or atomic takes as its
+// data (STG/STS/REDG/ATOMG read registers only; 0 is RZ): once per value and basic block,
+// the later ones reuse the register (lc_histogram_i32x4: one HFMA2.MMA R17 = 1 for four REDG;
+// ptxas moves small constants with HFMA2.MMA, on the tensor pipe by ncu's attribution).
+func (lw *lowerer) immData(pc int, in *ptx.Inst) {
+	if in.Op != "st" && in.Op != "atom" && in.Op != "red" {
+		return
+	}
+	if in.Op != "st" && (has(in, "shared") || lw.aggregated(in)) {
+		return // ATOMS.POPC.INC takes no data register (histogram256); REDUX sums a register
+	}
+	for k := 1; k < len(in.Args); k++ {
+		a := in.Args[k]
+		if !isImm(a) || isZero(a) {
+			continue
+		}
+		if !lw.first(fmt.Sprintf("imm:%d:%d:%d", lw.df.block(pc), a.Imm, a.Bits)) {
+			continue
+		}
+		e := &lw.l.Insts[pc]
+		e.Issue++
+		e.Pipes[PipeTensor]++
+		e.Slots++
+		e.SlotPipes[PipeTensor]++
+		e.Why += "; + HFMA2.MMA/MOV of the immediate data into a register"
 	}
 }
 
