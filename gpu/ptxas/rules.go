@@ -77,6 +77,15 @@ type lowerer struct {
 	// flex[pc] are the issues of pc that may go to the alu or the fma pipe (flexOp), as
 	// counted now on alu ([0]) and fma ([1])
 	flex [][2]float64
+	// predBy[pc] is the if-converted branch whose predicated region holds pc, or -1
+	predBy []int
+	// paramAt[pc] is where the LDC of the parameter load at pc is counted (pc, or the
+	// instruction it was sunk to), -1 when it costs nothing
+	paramAt map[int]int
+	// zeros are the zeroings that pair into CS2R (zero)
+	zeros []int
+	// div marks the instructions under a divergent branch (dataflow.divergentRanges)
+	divergent []bool
 }
 
 // emit sets instruction pc to the given SASS opcodes.
@@ -146,11 +155,82 @@ func (lw *lowerer) run() error {
 		in.Slots++
 		in.SlotPipes[k[1]]++
 	}
+	lw.pairZeros()
 	lw.merge()
 	lw.ifConvert()
+	lw.rematParams()
 	lw.balance()
 	lw.unrollCounted()
 	return nil
+}
+
+// rematParams models ptxas loading a pointer parameter again inside each predicated region
+// that uses it, rather than keeping it in a register: when every use of the parameter (or of
+// its cvta.to.global copy) lies in if-converted regions, each region issues its own predicated
+// LDC.64 (lcp_reduction_*'s four guarded loads per grid-stride trip: four @!Pn LDC.64; the
+// golden reduce kernels' single guarded first load) and the load at its first use goes.
+func (lw *lowerer) rematParams() {
+	fn, l, df := lw.fn, lw.l, lw.df
+	for pc, at := range lw.paramAt {
+		regs := map[string]bool{}
+		for _, d := range dests(fn.Insts[pc]) {
+			regs[d] = true
+		}
+		var users []int
+		ok := true
+		for changed := true; changed; {
+			changed = false
+			for r := range regs {
+				for _, u := range df.uses[r] {
+					if in := fn.Insts[u]; in.Op == "cvta" || in.Op == "mov" && len(in.Args) > 1 && in.Args[1].Kind == ptx.OpReg {
+						for _, d := range dests(in) {
+							if !regs[d] {
+								regs[d], changed = true, true
+							}
+						}
+					}
+				}
+			}
+		}
+		for r := range regs {
+			for _, u := range df.uses[r] {
+				if in := fn.Insts[u]; in.Op == "cvta" || in.Op == "mov" {
+					continue
+				}
+				users = append(users, u)
+				ok = ok && lw.predBy[u] >= 0
+			}
+		}
+		if !ok || len(users) == 0 {
+			continue
+		}
+		from := at
+		if lw.predBy[at] >= 0 {
+			from = lw.predBy[at]
+		}
+		if l.Insts[from].Pipes[PipeADU] < 1 {
+			continue
+		}
+		l.Insts[from].Issue--
+		l.Insts[from].Pipes[PipeADU]--
+		if l.Insts[at].SlotPipes[PipeADU] >= 1 {
+			l.Insts[at].Slots--
+			l.Insts[at].SlotPipes[PipeADU]--
+		}
+		done := map[int]bool{}
+		for _, u := range users {
+			b := lw.predBy[u]
+			if done[b] {
+				continue
+			}
+			done[b] = true
+			l.Insts[b].Issue++
+			l.Insts[b].Pipes[PipeADU]++
+			l.Insts[u].Slots++
+			l.Insts[u].SlotPipes[PipeADU]++
+			l.Insts[u].Why += "; + the pointer parameter loaded again in this predicated region (@P LDC.64)"
+		}
+	}
 }
 
 // balance shares out, per basic block, the integer adds and moves that have both an ALU and
@@ -428,6 +508,7 @@ func (lw *lowerer) ifConvert() {
 				lw.flex[i] = [2]float64{}
 				l.Insts[i].Issue, l.Insts[i].Pipes = 0, [NumPipes]float64{}
 				l.Insts[i].Why = fmt.Sprintf("predicated: issued with the if-converted branch at PTX instruction %d", pc)
+				lw.predBy[i] = pc
 			}
 		}
 		l.Insts[pc].Issue, l.Insts[pc].Pipes = c, pipes
@@ -607,9 +688,15 @@ func (lw *lowerer) inst(pc int, in *ptx.Inst) {
 				}
 				lw.emit(pc, why+" (issued at its first use, PTX instruction "+fmt.Sprint(u)+")")
 				lw.sunk = append(lw.sunk, [2]int{u, int(sassPipe(op))})
+				if wide {
+					lw.paramAt[pc] = u
+				}
 				return
 			}
 			lw.emit(pc, why, op)
+			if wide {
+				lw.paramAt[pc] = pc
+			}
 			return
 		}
 		lw.mem(pc, in)
@@ -969,18 +1056,93 @@ func (lw *lowerer) mov(pc int, in *ptx.Inst) {
 		// (a register with several definitions) or is stored (iso_sts_merge, iso_branch)
 		d := dests(in)
 		stored := lw.usedOnlyBy(pc, func(u *ptx.Inst) bool { return true }) && len(d) == 1 && lw.storedValue(d[0])
-		if len(d) == 1 && (len(lw.df.defs[d[0]]) > 1 || stored) {
+		if len(d) == 1 && len(lw.df.defs[d[0]]) > 1 && isZero(src) {
+			lw.zero(pc)
+		} else if len(d) == 1 && (len(lw.df.defs[d[0]]) > 1 || stored) {
 			lw.emit(pc, "immediate materialised: MOV/IMAD.MOV/HFMA2.MMA", "IMAD.MOV")
 		} else {
 			lw.emit(pc, "immediate folded into its user")
 		}
 	default:
+		if imm, ok := lw.immValue(in.Args[1].Name, 0); ok && len(lw.df.defs[in.Args[0].Name]) > 1 {
+			// a copy of a constant into a register that is also written elsewhere (a
+			// loop-carried accumulator, a default a predicated load may overwrite) gets the
+			// constant itself (lcp_reduction_*: the zeroed accumulators and load defaults)
+			if isZero(imm) {
+				lw.zero(pc)
+			} else {
+				lw.emit(pc, "constant copied into a register written elsewhere too: MOV/IMAD.MOV", "IMAD.MOV")
+			}
+			return
+		}
 		if lw.liveCopy(pc) {
 			lw.emit(pc, "loop-carried copy whose old value is still read after the new one is made: a MOV", "IMAD.MOV")
 			return
 		}
 		lw.emit(pc, "register move: coalesced away")
 	}
+}
+
+// zero lowers a move of 0 into a register that is written elsewhere too: ptxas zeroes two
+// such registers with one CS2R Rn, SRZ (lcp_reduction_wrp_atmc: four accumulators, two CS2R),
+// so each costs half an instruction.
+func (lw *lowerer) zero(pc int) {
+	if d := dests(lw.fn.Insts[pc]); len(d) == 1 && lw.uniformUse(d[0]) {
+		// a warp-uniform counter starts in a uniform register (iso3_loop_i32: UMOV UR4, URZ)
+		lw.emit(pc, "zero into a uniform register: UMOV URn, URZ", "UMOV")
+		return
+	}
+	lw.emit(pc, "zero into a register written elsewhere too: CS2R Rn, SRZ zeroes two such registers of a block", "CS2R")
+	lw.zeros = append(lw.zeros, pc)
+}
+
+// uniformUse reports whether register r is warp-uniform and every definition of it lies
+// outside divergent control flow, so that ptxas can keep it in a uniform register.
+func (lw *lowerer) uniformUse(r string) bool {
+	if !lw.df.uniform[r] || lw.gen < 75 {
+		return false
+	}
+	for _, d := range lw.df.defs[r] {
+		if lw.divergent[d] {
+			return false
+		}
+	}
+	return true
+}
+
+// pairZeros makes the n zeroings of a basic block cost ceil(n/2) CS2R in all (a lone one
+// costs a whole instruction).
+func (lw *lowerer) pairZeros() {
+	n := map[int]int{}
+	for _, pc := range lw.zeros {
+		n[lw.df.block(pc)]++
+	}
+	for _, pc := range lw.zeros {
+		k := n[lw.df.block(pc)]
+		c := float64((k+1)/2) / float64(k)
+		in := &lw.l.Insts[pc]
+		in.Issue, in.Pipes[PipeALU], in.Slots, in.SlotPipes[PipeALU] = c, c, c, c
+	}
+}
+
+// immValue returns the immediate that register r holds when its only definition is a mov of
+// an immediate or a copy of such a register.
+func (lw *lowerer) immValue(r string, depth int) (ptx.Operand, bool) {
+	d := lw.df.def(r)
+	if d < 0 || depth > 8 {
+		return ptx.Operand{}, false
+	}
+	in := lw.fn.Insts[d]
+	if in.Op != "mov" || len(in.Args) < 2 || in.Guard != "" {
+		return ptx.Operand{}, false
+	}
+	if isImm(in.Args[1]) {
+		return in.Args[1], true
+	}
+	if in.Args[1].Kind == ptx.OpReg {
+		return lw.immValue(in.Args[1].Name, depth+1)
+	}
+	return ptx.Operand{}, false
 }
 
 // liveCopy reports whether the register move d = s at pc must stay a MOV: d is a loop-carried
