@@ -84,8 +84,10 @@ type lowerer struct {
 	paramAt map[int]int
 	// zeros are the zeroings that pair into CS2R (zero)
 	zeros []int
-	// div marks the instructions under a divergent branch (dataflow.divergentRanges)
+	// divergent marks the instructions under a divergent branch (dataflow.divergentRanges)
 	divergent []bool
+	// windows are the shared windows made: (the mov, where its S2R/MOV/LEA are counted)
+	windows [][2]int
 }
 
 // emit sets instruction pc to the given SASS opcodes.
@@ -159,9 +161,163 @@ func (lw *lowerer) run() error {
 	lw.merge()
 	lw.ifConvert()
 	lw.rematParams()
+	lw.uniformPath()
 	lw.balance()
 	lw.unrollCounted()
 	return nil
+}
+
+// uniformPath moves onto the uniform datapath (sm_75 and later) what ptxas computes there:
+// integer arithmetic whose operands and result are warp-uniform, outside divergent control
+// flow and predicated regions, becomes UIADD3/USHF/UIMAD/ULOP3 (Nsight Compute's uniform pipe)
+// and a move UMOV (in no pipe): blockDim/2 (USHF), gridDim*blockDim (saxpy's UIMAD), loop
+// counters of uniform loops (olcf_row_sums: UIADD3 + UIADD3.X; tt_reduceInterleaved's stride:
+// USHF). The sm_90 shared window is S2UR + UMOV + ULEA there (reduce, histogram256 after their
+// divergent regions), S2R + MOV + LEA inside them. A uniform value that an ordered compare
+// tests against an immediate stays in a vector register (ISETP takes no uniform first
+// operand: iso3_loop_i32's trip counter is IADD3, its index UIADD3).
+func (lw *lowerer) uniformPath() {
+	if lw.gen < 75 {
+		return
+	}
+	fn, l := lw.fn, lw.l
+	inDivLoop := lw.divergentLoops()
+	ok := func(pc int) bool {
+		return lw.predBy[pc] < 0 && !lw.divergent[pc] && !inDivLoop[pc]
+	}
+	for _, w := range lw.windows {
+		if !ok(w[0]) || !ok(w[1]) || !lw.windowUniform(w[0]) {
+			continue
+		}
+		in := &l.Insts[w[1]]
+		if in.Pipes[PipeLSU] < 1 || in.Pipes[PipeALU] < 2 {
+			continue
+		}
+		in.Pipes[PipeLSU]--
+		in.Pipes[PipeADU]++
+		in.Pipes[PipeALU] -= 2
+		in.Pipes[PipeOther]++
+		in.Pipes[PipeUniform]++
+		if in.SlotPipes[PipeLSU] >= 1 && in.SlotPipes[PipeALU] >= 2 {
+			in.SlotPipes[PipeLSU]--
+			in.SlotPipes[PipeADU]++
+			in.SlotPipes[PipeALU] -= 2
+			in.SlotPipes[PipeOther]++
+			in.SlotPipes[PipeUniform]++
+		}
+		in.Why += " (uniform datapath: S2UR, UMOV, ULEA)"
+	}
+	for pc, in := range fn.Insts {
+		switch in.Op {
+		case "add", "sub", "shl", "shr", "mul", "mad", "and", "or", "xor", "not", "mov":
+		default:
+			continue
+		}
+		t := typ(in)
+		if strings.HasPrefix(t, "f") || t == "pred" || !ok(pc) || !lw.df.instUniform(in) {
+			continue
+		}
+		if in.Op == "mov" && (len(in.Args) < 2 || in.Args[1].Kind == ptx.OpSpecial || lw.df.isSharedSym(in.Args[1])) {
+			continue
+		}
+		d := dests(in)
+		if len(d) != 1 || !lw.uniformUse(d[0]) || lw.vectorOnly(d[0]) || !lw.launchDerived(d[0], 0) {
+			continue
+		}
+		e := &l.Insts[pc]
+		moved := e.Pipes[PipeALU] + e.Pipes[PipeFMA]
+		if moved == 0 {
+			continue
+		}
+		to, name := PipeUniform, "UIADD3/USHF/UIMAD/ULOP3"
+		if in.Op == "mov" {
+			to, name = PipeOther, "UMOV"
+		}
+		e.Pipes[PipeALU], e.Pipes[PipeFMA] = 0, 0
+		e.Pipes[to] += moved
+		sm := e.SlotPipes[PipeALU] + e.SlotPipes[PipeFMA]
+		e.SlotPipes[PipeALU], e.SlotPipes[PipeFMA] = 0, 0
+		e.SlotPipes[to] += sm
+		lw.flex[pc] = [2]float64{}
+		e.Why += " (uniform datapath: " + name + ")"
+	}
+}
+
+// windowUniform reports whether the shared window made at pc can stay in a uniform register:
+// each user takes it where an instruction has room for a uniform operand (an add of two
+// registers: LEA R, R, UR; a shared access: LDS [UR]); an IMAD with an immediate multiplier
+// (nvb_derivative_x's row offset tid.y*288 + window) wants it in a vector register.
+func (lw *lowerer) windowUniform(pc int) bool {
+	for _, u := range lw.df.users(pc) {
+		in := lw.fn.Insts[u]
+		switch {
+		case isMemOp(in):
+		case in.Op == "add" && len(in.Args) > 2 && in.Args[1].Kind == ptx.OpReg && in.Args[2].Kind == ptx.OpReg:
+		case in.Op == "mov":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// launchDerived reports whether register r is computed from launch constants (%ntid,
+// %nctaid, %ctaid), immediates and itself only, not from parameters: ptxas loads a parameter
+// into a vector register when a vector instruction also reads it (olcf_row_sums' n), and what
+// it is combined with stays there.
+func (lw *lowerer) launchDerived(r string, depth int) bool {
+	if depth > 12 {
+		return false
+	}
+	for _, d := range lw.df.defs[r] {
+		in := lw.fn.Insts[d]
+		if in.Op == "ld" {
+			return false
+		}
+		for k := 1; k < len(in.Args); k++ {
+			a := in.Args[k]
+			if a.Kind == ptx.OpReg && a.Name != r && !lw.launchDerived(a.Name, depth+1) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// vectorOnly reports whether the uniform register r is compared with an immediate by an
+// ordered setp (ISETP's first operand is a vector register), so that ptxas keeps it in one.
+func (lw *lowerer) vectorOnly(r string) bool {
+	for _, u := range lw.df.uses[r] {
+		in := lw.fn.Insts[u]
+		if in.Op != "setp" || len(in.Args) < 3 {
+			continue
+		}
+		if isImm(in.Args[1]) && !isZero(in.Args[1]) || isImm(in.Args[2]) && !isZero(in.Args[2]) {
+			return true
+		}
+		if !has(in, "eq") && !has(in, "ne") && (isImm(in.Args[1]) || isImm(in.Args[2])) {
+			return true
+		}
+	}
+	return false
+}
+
+// divergentLoops marks the instructions of loops whose back edge is taken on a value that is
+// not warp-uniform (lanes leave at different trips).
+func (lw *lowerer) divergentLoops() []bool {
+	fn := lw.fn
+	out := make([]bool, len(fn.Insts))
+	for j, in := range fn.Insts {
+		if in.Op != "bra" || len(in.Args) == 0 || in.Guard == "" || lw.df.uniform[in.Guard] {
+			continue
+		}
+		if t, ok := lw.df.label[in.Args[0].Name]; ok && t <= j {
+			for k := t; k <= j; k++ {
+				out[k] = true
+			}
+		}
+	}
+	return out
 }
 
 // rematParams models ptxas loading a pointer parameter again inside each predicated region
@@ -1184,6 +1340,7 @@ func (lw *lowerer) window(pc int) {
 	if b >= 0 && lw.first(fmt.Sprintf("smem:window:%d", b)) || b < 0 && lw.first("smem:window") {
 		if h := lw.loopHeader(pc); h > 0 && lw.first(fmt.Sprintf("smem:window:loop:%d", h)) {
 			lw.emit(pc, "shared window: hoisted out of the loop (issued at the loop entry)")
+			lw.windows = append(lw.windows, [2]int{pc, h - 1})
 			in := &lw.l.Insts[h-1]
 			for _, op := range []string{"S2R", "MOV", "LEA"} {
 				in.Issue++
@@ -1197,6 +1354,7 @@ func (lw *lowerer) window(pc int) {
 			return
 		}
 		lw.emit(pc, "sm_90 shared window: S2R SR_CgaCtaId, MOV, LEA (once per basic block)", "S2R", "MOV", "LEA")
+		lw.windows = append(lw.windows, [2]int{pc, pc})
 		return
 	}
 	lw.emit(pc, "shared window base already in a register (same basic block)")
