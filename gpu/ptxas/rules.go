@@ -641,7 +641,7 @@ func (lw *lowerer) ifConvert() {
 		keep := !f.ok || c > maxPredicated
 		if !keep && f.gload {
 			nested := lw.loopHeader(pc) >= 0 || lw.inOpen[pc]
-			keep = f.gstore || !nested && (f.other || !lw.feedsStoreOrShuffle(arms, hi))
+			keep = f.gstore || !nested && !lw.feedsStoreOrShuffle(arms, hi)
 		}
 		if keep {
 			for _, j := range jumps {
@@ -675,15 +675,14 @@ func (lw *lowerer) ifConvert() {
 }
 
 // feedsStoreOrShuffle reports whether the first instruction after the region (from hi on)
-// that reads a value loaded in one of the arms is a store of it or a shuffle.
+// that reads a value made in one of the arms (loaded, or computed from the loads:
+// lc_dot_prod_f32's guarded a[i]*b[i] going to a shuffle) is a store of it or a shuffle.
 func (lw *lowerer) feedsStoreOrShuffle(arms [][2]int, hi int) bool {
 	loaded := map[string]bool{}
 	for _, a := range arms {
 		for i := a[0]; i < a[1]; i++ {
-			if in := lw.fn.Insts[i]; in.Op == "ld" || in.Op == "ldu" {
-				for _, d := range dests(in) {
-					loaded[d] = true
-				}
+			for _, d := range dests(lw.fn.Insts[i]) {
+				loaded[d] = true
 			}
 		}
 	}
