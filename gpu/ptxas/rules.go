@@ -1176,6 +1176,8 @@ func (lw *lowerer) mov(pc int, in *ptx.Inst) {
 	}
 	src := in.Args[1]
 	switch {
+	case src.Kind == ptx.OpSpecial && src.Name == "WARP_SZ":
+		lw.emit(pc, "WARP_SZ is the immediate 32 (iso3_divrem: no S2R)")
 	case src.Kind == ptx.OpSpecial:
 		name := src.Name + "." + src.Comp
 		if !lw.first(name) {
@@ -1551,6 +1553,16 @@ func (lw *lowerer) div(pc int, in *ptx.Inst, f, wide bool) {
 		lw.emit(pc, "quotient/remainder of a division already made: IMAD + IADD3", "IMAD", "IADD3")
 		return
 	}
+	if !imm && lw.warpSize(in.Args[2]) {
+		// by WARP_SZ: ptxas knows the divisor is 32 but keeps the reciprocal algorithm, with
+		// the divisor's conversion and sign handling folded (iso3_divrem's u32: 14; s32: 18)
+		if signed {
+			lw.emit(pc, "signed division by WARP_SZ (32): I2F.RP of 32 + MUFU.RCP + F2I + IMAD.HI refinement", append([]string{"I2F", "MUFU", "VIADD", "F2I", "IABS", "HFMA2", "ISETP", "ISETP", "LOP3", "ISETP", "VIADD", "IADD3", "VIADD", "IADD3"}, repeat("IMAD", 4)...)...)
+		} else {
+			lw.emit(pc, "unsigned division by WARP_SZ (32): I2F.RP of 32 + MUFU.RCP + F2I + IMAD.HI refinement", append([]string{"I2F", "MUFU", "IADD3", "F2I", "HFMA2", "ISETP", "VIADD", "IADD3", "ISETP", "IADD3"}, repeat("IMAD", 4)...)...)
+		}
+		return
+	}
 	switch {
 	case imm && pow2(in.Args[2].Imm) == int(in.Args[2].Imm) && !signed:
 		lw.emit(pc, "unsigned division by a power of two: SHF/LOP3", "SHF")
@@ -1567,6 +1579,22 @@ func (lw *lowerer) div(pc int, in *ptx.Inst, f, wide bool) {
 	default:
 		lw.emit(pc, "unsigned 32-bit division: I2F + MUFU.RCP + F2I + IMAD refinement", append([]string{"I2F", "MUFU", "VIADD", "F2I", "ISETP", "ISETP", "IADD3", "SEL", "LOP3"}, repeat("IMAD", 7)...)...)
 	}
+}
+
+// warpSize reports whether operand o is a register holding WARP_SZ.
+func (lw *lowerer) warpSize(o ptx.Operand) bool {
+	if o.Kind == ptx.OpSpecial && o.Name == "WARP_SZ" {
+		return true
+	}
+	if o.Kind != ptx.OpReg {
+		return false
+	}
+	d := lw.df.def(o.Name)
+	if d < 0 {
+		return false
+	}
+	in := lw.fn.Insts[d]
+	return in.Op == "mov" && len(in.Args) > 1 && in.Args[1].Kind == ptx.OpSpecial && in.Args[1].Name == "WARP_SZ"
 }
 
 // divPartner reports whether an earlier div/rem of the same type divides the same registers
