@@ -81,6 +81,9 @@ func tableLaunches(t *testing.T, ncu map[string]ncuLaunch) []launch {
 	if _, ok := ncu["iso3.iso3_guard_ld"]; ok { // the third device call's kernels, once ingested
 		ls = append(ls, manifestLaunches(t, "iso3.", 1<<20)...)
 	}
+	if _, ok := ncu["iso4.iso4_loop_guard3"]; ok { // wave 5's held-out kernels, once ingested
+		ls = append(ls, manifestLaunches(t, "iso4.", 1<<20)...)
+	}
 	limit, insts := ciScaleBytes, ciScaleInsts
 	if os.Getenv("PTXAS_SCALE") != "" {
 		limit, insts = 1<<28, math.Inf(1)

@@ -152,7 +152,7 @@ func manifestLaunches(t testing.TB, prefix string, maxBytes int) []launch {
 		} else {
 			l.ptxPath = filepath.Join(measuredDir, "sass", stem+".sm_90.ptx")
 		}
-		l.calibration = l.set == "iso" || l.set == "iso3"
+		l.calibration = l.set == "iso" || l.set == "iso3" // iso4: held-out validation kernels
 		for k := 0; k < 3; k++ {
 			l.grid[k], _ = strconv.Atoi(tok[3+k])
 			l.block[k], _ = strconv.Atoi(tok[6+k])
