@@ -84,6 +84,8 @@ type lowerer struct {
 	paramAt map[int]int
 	// zeros are the zeroings that pair into CS2R (zero)
 	zeros []int
+	// consts are the fixed-address constant loads that pair into ULDC.64
+	consts []int
 	// divergent marks the instructions under a divergent branch (dataflow.divergentRanges)
 	divergent []bool
 	// windows are the shared windows made: (the mov, where its S2R/MOV/LEA are counted)
@@ -1270,16 +1272,35 @@ func (lw *lowerer) uniformUse(r string) bool {
 // pairZeros makes the n zeroings of a basic block cost ceil(n/2) CS2R in all (a lone one
 // costs a whole instruction).
 func (lw *lowerer) pairZeros() {
+	pairUp(lw, lw.zeros, PipeALU)
+	pairUp(lw, lw.consts, PipeOther)
+}
+
+// pairUp makes the n instructions of pcs in one basic block cost ceil(n/2) in all, on pipe p.
+func pairUp(lw *lowerer, pcs []int, p Pipe) {
 	n := map[int]int{}
-	for _, pc := range lw.zeros {
+	for _, pc := range pcs {
 		n[lw.df.block(pc)]++
 	}
-	for _, pc := range lw.zeros {
+	for _, pc := range pcs {
 		k := n[lw.df.block(pc)]
 		c := float64((k+1)/2) / float64(k)
 		in := &lw.l.Insts[pc]
-		in.Issue, in.Pipes[PipeALU], in.Slots, in.SlotPipes[PipeALU] = c, c, c, c
+		in.Issue, in.Slots = c, c
+		in.Pipes, in.SlotPipes = [NumPipes]float64{}, [NumPipes]float64{}
+		in.Pipes[p], in.SlotPipes[p] = c, c
 	}
+}
+
+// symbolAddr reports whether the memory operand of in is a fixed address (a symbol, with
+// or without an offset), not a register.
+func (lw *lowerer) symbolAddr(in *ptx.Inst) bool {
+	for _, a := range in.Args {
+		if a.Kind == ptx.OpAddr {
+			return !a.BaseReg
+		}
+	}
+	return false
 }
 
 // immValue returns the immediate that register r holds when its only definition is a mov of
@@ -1641,6 +1662,11 @@ func (lw *lowerer) mem(pc int, in *ptx.Inst) {
 			lw.emit(pc, "LDS", "LDS")
 		case local:
 			lw.emit(pc, "LDL", "LDL")
+		case has(in, "const") && lw.symbolAddr(in):
+			// a constant at a fixed address is a uniform load, two adjacent in one ULDC.64
+			// (nvb_derivative_x's four coefficients: two ULDC.64 c[0x3][...])
+			lw.emit(pc, "ULDC of a __constant__ at a fixed address (two per ULDC.64 in a block)", "ULDC")
+			lw.consts = append(lw.consts, pc)
 		case has(in, "const"):
 			lw.emit(pc, "LDC", "LDC")
 		default:
