@@ -63,6 +63,7 @@ iso4 = {  # iso4.cu (wave 5's device call): held-out kernels, validation of rule
     'iso4_loop_guard3': ('4 1 1 128 1 1', [F, F, 'I4:5000']), 'iso4_guard_fma_shfl': ('2 1 1 128 1 1', [F, F, F, 'I4:200']),
     'iso4_sdiv_warp': ('2 1 1 128 1 1', [I, I]), 'iso4_uniform_loop': ('2 1 1 128 1 1', [F, F, 'I4:16', 'I4:256']),
     'iso4_window_imad': ('2 1 1 32 8 1', [F, F]), 'iso4_atom_imm': ('2 1 1 128 1 1', [I, I]),
+    'iso4_const_coef': ('2 1 1 128 1 1', [F, F]),
 }
 for k, (d, args) in iso4.items():
     out.append('iso4.%s cubin/iso4.sm_90.cubin %s %s 0 %d %s' % (k, k, d, len(args), ' '.join(args)))

@@ -52,3 +52,10 @@ extern "C" __global__ void iso4_atom_imm(int* h, const int* a) {
   atomicAdd(&h[v & 255], 3);
   atomicAdd(&h[(v >> 4) & 255], 3);
 }
+// four __constant__ coefficients at fixed addresses (rule: ULDC, two per ULDC.64; nvb_derivative_x)
+__constant__ float iso4_coef[4];
+extern "C" __global__ void iso4_const_coef(float* out, const float* a) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float x = a[i];
+  out[i] = (iso4_coef[0] * x + iso4_coef[1]) * x + iso4_coef[2] * a[i + 1] + iso4_coef[3];
+}
