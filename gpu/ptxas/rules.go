@@ -915,6 +915,12 @@ func (lw *lowerer) inst(pc int, in *ptx.Inst) {
 			lw.emit(pc, "SHF", "SHF")
 		}
 	case "shr":
+		if !wide && len(in.Args) > 2 && in.Args[2].Kind == ptx.OpImm && lw.usedOnlyBy(pc, isAdd32) {
+			// (x >> k) + y is one LEA.HI (iso3_bounds2d's tid/16 + ctaid*8: LEA.HI R7, R0, UR4,
+			// RZ, 0x1c; signed x/4's (x>>31>>30) + x: LEA.HI; with .SX32 for the arithmetic shift)
+			lw.emit(pc, "folded into LEA.HI with its add")
+			return
+		}
 		if wide {
 			lw.emit(pc, "64-bit shift", "SHF", "SHF")
 		} else {
