@@ -291,6 +291,9 @@ func (lw *lowerer) launchDerived(r string, depth int) bool {
 func (lw *lowerer) vectorOnly(r string) bool {
 	for _, u := range lw.df.uses[r] {
 		in := lw.fn.Insts[u]
+		if in.Op == "shl" && len(in.Args) > 2 && in.Args[2].Kind == ptx.OpImm && lw.usedOnlyBy(u, isAdd32) {
+			return true // the shifted operand of LEA/IMAD is a vector register (reduce_sequential's s*4)
+		}
 		if in.Op != "setp" || len(in.Args) < 3 {
 			continue
 		}
@@ -1221,7 +1224,9 @@ func (lw *lowerer) mov(pc int, in *ptx.Inst) {
 		// (a register with several definitions) or is stored (iso_sts_merge, iso_branch)
 		d := dests(in)
 		stored := lw.usedOnlyBy(pc, func(u *ptx.Inst) bool { return true }) && len(d) == 1 && lw.storedValue(d[0])
-		if len(d) == 1 && len(lw.df.defs[d[0]]) > 1 && isZero(src) {
+		if len(d) == 1 && len(lw.df.defs[d[0]]) == 1 && stored && isZero(src) {
+			lw.emit(pc, "zero stored: RZ (histogram256: STS [R2], RZ)")
+		} else if len(d) == 1 && len(lw.df.defs[d[0]]) > 1 && isZero(src) {
 			lw.zero(pc)
 		} else if len(d) == 1 && (len(lw.df.defs[d[0]]) > 1 || stored) {
 			lw.emit(pc, "immediate materialised: MOV/IMAD.MOV/HFMA2.MMA", "IMAD.MOV")
