@@ -303,6 +303,13 @@ func (lw *lowerer) vectorOnly(r string) bool {
 		if !has(in, "eq") && !has(in, "ne") && (isImm(in.Args[1]) || isImm(in.Args[2])) {
 			return true
 		}
+		// against another uniform value (a parameter): ISETP takes one uniform operand, and
+		// ptxas moves the counter (iso4_uniform_loop: IADD3 R6 + ISETP R6, UR5)
+		for k := 1; k <= 2; k++ {
+			if a := in.Args[k]; a.Kind == ptx.OpReg && a.Name != r && lw.df.uniform[a.Name] {
+				return true
+			}
+		}
 	}
 	return false
 }
@@ -646,7 +653,10 @@ func (lw *lowerer) ifConvert() {
 		keep := !f.ok || c > maxPredicated
 		if !keep && f.gload {
 			nested := lw.loopHeader(pc) >= 0 || lw.inOpen[pc]
-			keep = f.gstore || !nested && !lw.feedsStoreOrShuffle(arms, hi)
+			// a region that computes more than its loads is predicated only single-armed
+			// (lc_dot_prod_f32); nvcc's diamond with an else-arm keeps its branch
+			// (iso4_guard_fma_shfl)
+			keep = f.gstore || !nested && (f.other && len(arms) > 1 || !lw.feedsStoreOrShuffle(arms, hi))
 		}
 		if keep {
 			for _, j := range jumps {
@@ -1588,6 +1598,16 @@ func (lw *lowerer) div(pc int, in *ptx.Inst, f, wide bool) {
 	if !imm && lw.warpSize(in.Args[2]) {
 		// by WARP_SZ: ptxas knows the divisor is 32 but keeps the reciprocal algorithm, with
 		// the divisor's conversion and sign handling folded (iso3_divrem's u32: 14; s32: 18)
+		if !lw.first("div:warpsize") {
+			// the reciprocal of 32 is made once per function (iso4_sdiv_warp: the second
+			// division is IABS, IMAD.HI, IMAD and the corrections)
+			if signed {
+				lw.emit(pc, "signed division by WARP_SZ, reciprocal already made: IABS + IMAD.HI + IMAD + corrections", "IABS", "LOP3", "ISETP", "IMAD", "IMAD", "ISETP", "IADD3", "IADD3", "ISETP", "IADD3", "IADD3")
+			} else {
+				lw.emit(pc, "unsigned division by WARP_SZ, reciprocal already made: IMAD.HI + IMAD + corrections", "IMAD", "IMAD", "ISETP", "VIADD", "IADD3", "ISETP", "IADD3")
+			}
+			return
+		}
 		if signed {
 			lw.emit(pc, "signed division by WARP_SZ (32): I2F.RP of 32 + MUFU.RCP + F2I + IMAD.HI refinement", append([]string{"I2F", "MUFU", "VIADD", "F2I", "IABS", "HFMA2", "ISETP", "ISETP", "LOP3", "ISETP", "VIADD", "IADD3", "VIADD", "IADD3"}, repeat("IMAD", 4)...)...)
 		} else {
