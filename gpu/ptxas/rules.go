@@ -438,10 +438,6 @@ func (lw *lowerer) balance() {
 				toF := n * k / x
 				in.Pipes[PipeALU] += (n - toF) - fx[0]
 				in.Pipes[PipeFMA] += toF - fx[1]
-				if in.Slots > 0 {
-					in.SlotPipes[PipeALU] += (n - toF) - fx[0]
-					in.SlotPipes[PipeFMA] += toF - fx[1]
-				}
 				lw.flex[pc] = [2]float64{n - toF, toF}
 			}
 		}
