@@ -163,6 +163,7 @@ func (lw *lowerer) run() error {
 	lw.merge()
 	lw.ifConvert()
 	lw.rematParams()
+	lw.pointerCopies()
 	lw.uniformPath()
 	lw.balance()
 	lw.unrollCounted()
@@ -330,6 +331,58 @@ func (lw *lowerer) divergentLoops() []bool {
 		}
 	}
 	return out
+}
+
+// pointerCopies models the register copy ptxas adds per trip to a loop whose 64-bit pointer is
+// stepped by an immediate and addressed below itself (a negative offset, [p-8]): the next
+// pointer is made in another register while the accesses still read the old one, and its low
+// half is copied back at the loop head (iso3_loop_u64: IMAD.MOV.U32 R4, RZ, RZ, R8 per trip;
+// not iso3_loop_i32, whose offsets are all non-negative and whose pointer steps in place).
+func (lw *lowerer) pointerCopies() {
+	fn, l := lw.fn, lw.l
+	for pc, in := range fn.Insts {
+		if in.Op != "add" || !is64(typ(in)) || len(in.Args) < 3 || in.Args[2].Kind != ptx.OpImm ||
+			in.Args[0].Kind != ptx.OpReg || in.Args[1].Kind != ptx.OpReg || in.Args[0].Name != in.Args[1].Name {
+			continue
+		}
+		h := lw.loopHeader(pc)
+		if h < 0 {
+			continue
+		}
+		p := in.Args[0].Name
+		// the pointer itself, or a copy of it plus an immediate folded into the addresses
+		// (lcp_scan_v1: rd4 = rd17 + 12, loads at [rd4-4] ... [rd4-12])
+		bases := map[string]int64{p: 0}
+		for _, u := range lw.df.uses[p] {
+			if x := fn.Insts[u]; u >= h && u < pc && x.Op == "add" && is64(typ(x)) && len(x.Args) > 2 &&
+				x.Args[1].Kind == ptx.OpReg && x.Args[1].Name == p && x.Args[2].Kind == ptx.OpImm && x.Args[0].Kind == ptx.OpReg && len(lw.df.defs[x.Args[0].Name]) == 1 {
+				bases[x.Args[0].Name] = x.Args[2].Imm
+			}
+		}
+		below := false
+		for b, off := range bases {
+			for _, u := range lw.df.uses[b] {
+				if u < h || u > pc {
+					continue
+				}
+				for _, a := range fn.Insts[u].Args {
+					if a.Kind == ptx.OpAddr && a.BaseReg && a.Name == b && a.Imm < 0 && off >= 0 {
+						below = true
+					}
+				}
+			}
+		}
+		if !below {
+			continue
+		}
+		e := &l.Insts[pc]
+		e.Issue++
+		e.Pipes[PipeFMA]++
+		e.Slots++
+		e.SlotPipes[PipeFMA]++
+		lw.flex[pc][1]++
+		e.Why += "; + IMAD.MOV of the next pointer's low half back at the loop head (addressed below itself)"
+	}
 }
 
 // rematParams models ptxas loading a pointer parameter again inside each predicated region
