@@ -59,6 +59,14 @@ for tag, grid in (('full', '64 64 1'), ('sm132', '12 11 1')):
     out.append('bank.smem_only.%s cubin/bank.sm_90.cubin bank_smem_only %s 16 16 1 0 2 %s I4:64' % (tag, grid, A))
     for k in ('bank_smem_gld', 'bank_smem_gld_cg', 'bank_smem_plus_gld'):
         out.append('bank.%s.%s cubin/bank.sm_90.cubin %s %s 16 16 1 0 4 %s %s I4:64 I4:1024' % (k[5:], tag, k, grid, A, A))
+iso4 = {  # iso4.cu (wave 5's device call): held-out kernels, validation of rules read off real-code listings
+    'iso4_loop_guard3': ('4 1 1 128 1 1', [F, F, 'I4:5000']), 'iso4_guard_fma_shfl': ('2 1 1 128 1 1', [F, F, F, 'I4:200']),
+    'iso4_sdiv_warp': ('2 1 1 128 1 1', [I, I]), 'iso4_uniform_loop': ('2 1 1 128 1 1', [F, F, 'I4:16', 'I4:256']),
+    'iso4_window_imad': ('2 1 1 32 8 1', [F, F]), 'iso4_atom_imm': ('2 1 1 128 1 1', [I, I]),
+    'iso4_const_coef': ('2 1 1 128 1 1', [F, F]),
+}
+for k, (d, args) in iso4.items():
+    out.append('iso4.%s cubin/iso4.sm_90.cubin %s %s 0 %d %s' % (k, k, d, len(args), ' '.join(args)))
 with open(os.path.join(root, 'testdata', 'measured', 'ptxas', 'manifest.txt'), 'w') as f:
     f.write('# made by scripts/ptxas_manifest.py; run by testdata/measured/ptxas/device.sh\n')
     f.write('\n'.join(out) + '\n')

@@ -36,6 +36,10 @@ func sassPipe(op string) Pipe {
 		// back edges, loop exits and jumps outside a convergence region are in none of the
 		// pipe counters (iso_loop_const: 512 back edges, cbu 8; saxpy)
 		return PipeOther
+	case "IADD3~", "IADD3.X~", "MOV~":
+		// an add or move ptxas may issue on either integer pipe (IADD3/IMAD.IADD,
+		// IADD3.X/IMAD.X, MOV/IMAD.MOV.U32); counted on alu until balance moves it
+		return PipeALU
 	case "VIADD.I", "IMAD.SHL", "IMAD.MOV":
 		// sm_90 issues an add of an immediate as VIADD and shifts/moves as IMAD.* on the fma pipe
 		return PipeFMA
@@ -43,6 +47,17 @@ func sassPipe(op string) Pipe {
 		return PipeUniform
 	}
 	return PipeOther
+}
+
+// flexOp reports whether a modelled SASS opcode has an equivalent on the other integer pipe
+// (ALU: IADD3, IADD3.X, MOV; FMA: IMAD.IADD, IMAD.X, IMAD.MOV.U32, IMAD.SHL, VIADD), which
+// ptxas chooses between to balance the two pipes (balance).
+func flexOp(op string) bool {
+	switch op {
+	case "IADD3~", "IADD3.X~", "MOV~", "VIADD.I", "IMAD.SHL", "IMAD.MOV":
+		return true
+	}
+	return false
 }
 
 // lowerer applies the rules to one function.
@@ -59,6 +74,22 @@ type lowerer struct {
 	inOpen []bool
 	// sunk are parameter loads issued at a later instruction: (pc, pipe)
 	sunk [][2]int
+	// flex[pc] are the issues of pc that may go to the alu or the fma pipe (flexOp), as
+	// counted now on alu ([0]) and fma ([1])
+	flex [][2]float64
+	// predBy[pc] is the if-converted branch whose predicated region holds pc, or -1
+	predBy []int
+	// paramAt[pc] is where the LDC of the parameter load at pc is counted (pc, or the
+	// instruction it was sunk to), -1 when it costs nothing
+	paramAt map[int]int
+	// zeros are the zeroings that pair into CS2R (zero)
+	zeros []int
+	// consts are the fixed-address constant loads that pair into ULDC.64
+	consts []int
+	// divergent marks the instructions under a divergent branch (dataflow.divergentRanges)
+	divergent []bool
+	// windows are the shared windows made: (the mov, where its S2R/MOV/LEA are counted)
+	windows [][2]int
 }
 
 // emit sets instruction pc to the given SASS opcodes.
@@ -71,6 +102,20 @@ func (lw *lowerer) emit(pc int, why string, ops ...string) {
 	}
 	in.Slots, in.SlotPipes = in.Issue, in.Pipes
 	in.Why = why
+	lw.flex[pc] = [2]float64{}
+	for _, op := range ops {
+		if flexOp(op) {
+			lw.flex[pc][boolIdx(sassPipe(op) == PipeFMA)]++
+		}
+	}
+}
+
+// boolIdx is 1 for true, 0 for false.
+func boolIdx(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // repeat returns n copies of op.
@@ -114,10 +159,345 @@ func (lw *lowerer) run() error {
 		in.Slots++
 		in.SlotPipes[k[1]]++
 	}
+	lw.pairZeros()
 	lw.merge()
 	lw.ifConvert()
+	lw.rematParams()
+	lw.pointerCopies()
+	lw.uniformPath()
+	lw.balance()
 	lw.unrollCounted()
 	return nil
+}
+
+// uniformPath moves onto the uniform datapath (sm_75 and later) what ptxas computes there:
+// integer arithmetic whose operands and result are warp-uniform, outside divergent control
+// flow and predicated regions, becomes UIADD3/USHF/UIMAD/ULOP3 (Nsight Compute's uniform pipe)
+// and a move UMOV (in no pipe): blockDim/2 (USHF), gridDim*blockDim (saxpy's UIMAD), loop
+// counters of uniform loops (olcf_row_sums: UIADD3 + UIADD3.X; tt_reduceInterleaved's stride:
+// USHF). The sm_90 shared window is S2UR + UMOV + ULEA there (reduce, histogram256 after their
+// divergent regions), S2R + MOV + LEA inside them. A uniform value that an ordered compare
+// tests against an immediate stays in a vector register (ISETP takes no uniform first
+// operand: iso3_loop_i32's trip counter is IADD3, its index UIADD3).
+func (lw *lowerer) uniformPath() {
+	if lw.gen < 75 {
+		return
+	}
+	fn, l := lw.fn, lw.l
+	inDivLoop := lw.divergentLoops()
+	ok := func(pc int) bool {
+		return lw.predBy[pc] < 0 && !lw.divergent[pc] && !inDivLoop[pc]
+	}
+	for _, w := range lw.windows {
+		if !ok(w[0]) || !ok(w[1]) || !lw.windowUniform(w[0]) {
+			continue
+		}
+		in := &l.Insts[w[1]]
+		if in.Pipes[PipeLSU] < 1 || in.Pipes[PipeALU] < 2 {
+			continue
+		}
+		in.Pipes[PipeLSU]--
+		in.Pipes[PipeADU]++
+		in.Pipes[PipeALU] -= 2
+		in.Pipes[PipeOther]++
+		in.Pipes[PipeUniform]++
+		if in.SlotPipes[PipeLSU] >= 1 && in.SlotPipes[PipeALU] >= 2 {
+			in.SlotPipes[PipeLSU]--
+			in.SlotPipes[PipeADU]++
+			in.SlotPipes[PipeALU] -= 2
+			in.SlotPipes[PipeOther]++
+			in.SlotPipes[PipeUniform]++
+		}
+		in.Why += " (uniform datapath: S2UR, UMOV, ULEA)"
+	}
+	for pc, in := range fn.Insts {
+		switch in.Op {
+		case "add", "sub", "shl", "shr", "mul", "mad", "and", "or", "xor", "not", "mov":
+		default:
+			continue
+		}
+		t := typ(in)
+		if strings.HasPrefix(t, "f") || t == "pred" || !ok(pc) || !lw.df.instUniform(in) {
+			continue
+		}
+		if in.Op == "mov" && (len(in.Args) < 2 || in.Args[1].Kind == ptx.OpSpecial || lw.df.isSharedSym(in.Args[1])) {
+			continue
+		}
+		d := dests(in)
+		if len(d) != 1 || !lw.uniformUse(d[0]) || lw.vectorOnly(d[0]) || !lw.launchDerived(d[0], 0) {
+			continue
+		}
+		e := &l.Insts[pc]
+		moved := e.Pipes[PipeALU] + e.Pipes[PipeFMA]
+		if moved == 0 {
+			continue
+		}
+		to, name := PipeUniform, "UIADD3/USHF/UIMAD/ULOP3"
+		if in.Op == "mov" {
+			to, name = PipeOther, "UMOV"
+		}
+		e.Pipes[PipeALU], e.Pipes[PipeFMA] = 0, 0
+		e.Pipes[to] += moved
+		sm := e.SlotPipes[PipeALU] + e.SlotPipes[PipeFMA]
+		e.SlotPipes[PipeALU], e.SlotPipes[PipeFMA] = 0, 0
+		e.SlotPipes[to] += sm
+		lw.flex[pc] = [2]float64{}
+		e.Why += " (uniform datapath: " + name + ")"
+	}
+}
+
+// windowUniform reports whether the shared window made at pc can stay in a uniform register:
+// each user takes it where an instruction has room for a uniform operand (an add of two
+// registers: LEA R, R, UR; a shared access: LDS [UR]); an IMAD with an immediate multiplier
+// (nvb_derivative_x's row offset tid.y*288 + window) wants it in a vector register.
+func (lw *lowerer) windowUniform(pc int) bool {
+	for _, u := range lw.df.users(pc) {
+		in := lw.fn.Insts[u]
+		switch {
+		case isMemOp(in):
+		case in.Op == "add" && len(in.Args) > 2 && in.Args[1].Kind == ptx.OpReg && in.Args[2].Kind == ptx.OpReg:
+		case in.Op == "mov":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// launchDerived reports whether register r is computed from launch constants (%ntid,
+// %nctaid, %ctaid), immediates and itself only, not from parameters: ptxas loads a parameter
+// into a vector register when a vector instruction also reads it (olcf_row_sums' n), and what
+// it is combined with stays there.
+func (lw *lowerer) launchDerived(r string, depth int) bool {
+	if depth > 12 {
+		return false
+	}
+	for _, d := range lw.df.defs[r] {
+		in := lw.fn.Insts[d]
+		if in.Op == "ld" {
+			return false
+		}
+		for k := 1; k < len(in.Args); k++ {
+			a := in.Args[k]
+			if a.Kind == ptx.OpReg && a.Name != r && !lw.launchDerived(a.Name, depth+1) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// vectorOnly reports whether the uniform register r is compared with an immediate by an
+// ordered setp (ISETP's first operand is a vector register), so that ptxas keeps it in one.
+func (lw *lowerer) vectorOnly(r string) bool {
+	for _, u := range lw.df.uses[r] {
+		in := lw.fn.Insts[u]
+		if in.Op == "shl" && len(in.Args) > 2 && in.Args[2].Kind == ptx.OpImm && lw.usedOnlyBy(u, isAdd32) {
+			return true // the shifted operand of LEA/IMAD is a vector register (reduce_sequential's s*4)
+		}
+		if in.Op != "setp" || len(in.Args) < 3 {
+			continue
+		}
+		if isImm(in.Args[1]) && !isZero(in.Args[1]) || isImm(in.Args[2]) && !isZero(in.Args[2]) {
+			return true
+		}
+		if !has(in, "eq") && !has(in, "ne") && (isImm(in.Args[1]) || isImm(in.Args[2])) {
+			return true
+		}
+		// against another uniform value (a parameter): ISETP takes one uniform operand, and
+		// ptxas moves the counter (iso4_uniform_loop: IADD3 R6 + ISETP R6, UR5)
+		for k := 1; k <= 2; k++ {
+			if a := in.Args[k]; a.Kind == ptx.OpReg && a.Name != r && lw.df.uniform[a.Name] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// divergentLoops marks the instructions of loops whose back edge is taken on a value that is
+// not warp-uniform (lanes leave at different trips).
+func (lw *lowerer) divergentLoops() []bool {
+	fn := lw.fn
+	out := make([]bool, len(fn.Insts))
+	for j, in := range fn.Insts {
+		if in.Op != "bra" || len(in.Args) == 0 || in.Guard == "" || lw.df.uniform[in.Guard] {
+			continue
+		}
+		if t, ok := lw.df.label[in.Args[0].Name]; ok && t <= j {
+			for k := t; k <= j; k++ {
+				out[k] = true
+			}
+		}
+	}
+	return out
+}
+
+// pointerCopies models the register copy ptxas adds per trip to a loop whose 64-bit pointer is
+// stepped by an immediate and addressed below itself (a negative offset, [p-8]): the next
+// pointer is made in another register while the accesses still read the old one, and its low
+// half is copied back at the loop head (iso3_loop_u64: IMAD.MOV.U32 R4, RZ, RZ, R8 per trip;
+// not iso3_loop_i32, whose offsets are all non-negative and whose pointer steps in place).
+func (lw *lowerer) pointerCopies() {
+	fn, l := lw.fn, lw.l
+	for pc, in := range fn.Insts {
+		if in.Op != "add" || !is64(typ(in)) || len(in.Args) < 3 || in.Args[2].Kind != ptx.OpImm ||
+			in.Args[0].Kind != ptx.OpReg || in.Args[1].Kind != ptx.OpReg || in.Args[0].Name != in.Args[1].Name {
+			continue
+		}
+		h := lw.loopHeader(pc)
+		if h < 0 {
+			continue
+		}
+		p := in.Args[0].Name
+		// the pointer itself, or a copy of it plus an immediate folded into the addresses
+		// (lcp_scan_v1: rd4 = rd17 + 12, loads at [rd4-4] ... [rd4-12])
+		bases := map[string]int64{p: 0}
+		for _, u := range lw.df.uses[p] {
+			if x := fn.Insts[u]; u >= h && u < pc && x.Op == "add" && is64(typ(x)) && len(x.Args) > 2 &&
+				x.Args[1].Kind == ptx.OpReg && x.Args[1].Name == p && x.Args[2].Kind == ptx.OpImm && x.Args[0].Kind == ptx.OpReg && len(lw.df.defs[x.Args[0].Name]) == 1 {
+				bases[x.Args[0].Name] = x.Args[2].Imm
+			}
+		}
+		below := false
+		for b, off := range bases {
+			for _, u := range lw.df.uses[b] {
+				if u < h || u > pc {
+					continue
+				}
+				for _, a := range fn.Insts[u].Args {
+					if a.Kind == ptx.OpAddr && a.BaseReg && a.Name == b && a.Imm < 0 && off >= 0 {
+						below = true
+					}
+				}
+			}
+		}
+		if !below {
+			continue
+		}
+		e := &l.Insts[pc]
+		e.Issue++
+		e.Pipes[PipeFMA]++
+		e.Slots++
+		e.SlotPipes[PipeFMA]++
+		lw.flex[pc][1]++
+		e.Why += "; + IMAD.MOV of the next pointer's low half back at the loop head (addressed below itself)"
+	}
+}
+
+// rematParams models ptxas loading a pointer parameter again inside each predicated region
+// that uses it, rather than keeping it in a register: when every use of the parameter (or of
+// its cvta.to.global copy) lies in if-converted regions, each region issues its own predicated
+// LDC.64 (lcp_reduction_*'s four guarded loads per grid-stride trip: four @!Pn LDC.64; the
+// golden reduce kernels' single guarded first load) and the load at its first use goes.
+func (lw *lowerer) rematParams() {
+	fn, l, df := lw.fn, lw.l, lw.df
+	for pc, at := range lw.paramAt {
+		regs := map[string]bool{}
+		for _, d := range dests(fn.Insts[pc]) {
+			regs[d] = true
+		}
+		var users []int
+		ok := true
+		for changed := true; changed; {
+			changed = false
+			for r := range regs {
+				for _, u := range df.uses[r] {
+					if in := fn.Insts[u]; in.Op == "cvta" || in.Op == "mov" && len(in.Args) > 1 && in.Args[1].Kind == ptx.OpReg {
+						for _, d := range dests(in) {
+							if !regs[d] {
+								regs[d], changed = true, true
+							}
+						}
+					}
+				}
+			}
+		}
+		for r := range regs {
+			for _, u := range df.uses[r] {
+				if in := fn.Insts[u]; in.Op == "cvta" || in.Op == "mov" {
+					continue
+				}
+				users = append(users, u)
+				ok = ok && lw.predBy[u] >= 0
+			}
+		}
+		if !ok || len(users) == 0 {
+			continue
+		}
+		from := at
+		if lw.predBy[at] >= 0 {
+			from = lw.predBy[at]
+		}
+		if l.Insts[from].Pipes[PipeADU] < 1 {
+			continue
+		}
+		l.Insts[from].Issue--
+		l.Insts[from].Pipes[PipeADU]--
+		if l.Insts[at].SlotPipes[PipeADU] >= 1 {
+			l.Insts[at].Slots--
+			l.Insts[at].SlotPipes[PipeADU]--
+		}
+		done := map[int]bool{}
+		for _, u := range users {
+			b := lw.predBy[u]
+			if done[b] {
+				continue
+			}
+			done[b] = true
+			l.Insts[b].Issue++
+			l.Insts[b].Pipes[PipeADU]++
+			l.Insts[u].Slots++
+			l.Insts[u].SlotPipes[PipeADU]++
+			l.Insts[u].Why += "; + the pointer parameter loaded again in this predicated region (@P LDC.64)"
+		}
+	}
+}
+
+// balance shares out, per basic block, the integer adds and moves that have both an ALU and
+// an FMA-pipe form (flexOp) so that the two pipes carry as equal a load as they can: sm_90
+// ptxas issues IMAD.MOV.U32, IMAD.IADD and IMAD.X beside MOV, IADD3 and IADD3.X in the same
+// code to that end (the iso, iso2, iso3 and golden calibration listings: 17 IMAD.X against 14
+// IADD3.X; collatz's loop moves all on IMAD.MOV where ISETP/SHF/SEL fill the ALU). Executions
+// within a block are equal, so the block's static counts stand for its dynamic ones. Only the
+// counted pipe mix (Pipes) is balanced: the timing stream (SlotPipes) keeps each instruction's
+// default form (balanced there, collatz_steps ran 9.5% fast against the H200, -3.0% without).
+func (lw *lowerer) balance() {
+	fn, l := lw.fn, lw.l
+	if lw.gen < 80 {
+		return
+	}
+	start := 0
+	for start < len(fn.Insts) {
+		b := lw.df.block(start)
+		end := start + 1
+		for end < len(fn.Insts) && b >= 0 && lw.df.block(end) == b {
+			end++
+		}
+		var a0, f0, x float64
+		for pc := start; pc < end; pc++ {
+			fx := lw.flex[pc]
+			a0 += l.Insts[pc].Pipes[PipeALU] - fx[0]
+			f0 += l.Insts[pc].Pipes[PipeFMA] - fx[1]
+			x += fx[0] + fx[1]
+		}
+		if x > 0 {
+			k := min(max((a0+x-f0)/2, 0), x) // flexible issues put on the fma pipe
+			for pc := start; pc < end; pc++ {
+				fx := lw.flex[pc]
+				n := fx[0] + fx[1]
+				if n == 0 {
+					continue
+				}
+				in := &l.Insts[pc]
+				toF := n * k / x
+				in.Pipes[PipeALU] += (n - toF) - fx[0]
+				in.Pipes[PipeFMA] += toF - fx[1]
+				lw.flex[pc] = [2]float64{n - toF, toF}
+			}
+		}
+		start = end
+	}
 }
 
 // unrollCounted models ptxas unrolling a counted loop once more by 4 (iso2_dot_affine,
@@ -324,7 +704,10 @@ func (lw *lowerer) ifConvert() {
 		keep := !f.ok || c > maxPredicated
 		if !keep && f.gload {
 			nested := lw.loopHeader(pc) >= 0 || lw.inOpen[pc]
-			keep = f.gstore || !nested && (f.other || !lw.feedsStoreOrShuffle(arms, hi))
+			// a region that computes more than its loads is predicated only single-armed
+			// (lc_dot_prod_f32); nvcc's diamond with an else-arm keeps its branch
+			// (iso4_guard_fma_shfl)
+			keep = f.gstore || !nested && (f.other && len(arms) > 1 || !lw.feedsStoreOrShuffle(arms, hi))
 		}
 		if keep {
 			for _, j := range jumps {
@@ -336,31 +719,36 @@ func (lw *lowerer) ifConvert() {
 		for _, j := range jumps {
 			lw.emit(j, "if/else jump: removed by predication")
 		}
+		fl := lw.flex[pc]
 		for _, a := range arms {
 			for i := a[0]; i < a[1]; i++ {
 				for k, v := range l.Insts[i].Pipes {
 					pipes[k] += v
 				}
+				fl[0] += lw.flex[i][0]
+				fl[1] += lw.flex[i][1]
+				lw.flex[i] = [2]float64{}
 				l.Insts[i].Issue, l.Insts[i].Pipes = 0, [NumPipes]float64{}
 				l.Insts[i].Why = fmt.Sprintf("predicated: issued with the if-converted branch at PTX instruction %d", pc)
+				lw.predBy[i] = pc
 			}
 		}
 		l.Insts[pc].Issue, l.Insts[pc].Pipes = c, pipes
+		lw.flex[pc] = fl
 		l.Insts[pc].Slots, l.Insts[pc].SlotPipes = 0, [NumPipes]float64{} // no branch is issued
 		l.Insts[pc].Why = fmt.Sprintf("if-converted: the %d instructions up to PTX instruction %d are predicated, no branch", int(c), hi)
 	}
 }
 
 // feedsStoreOrShuffle reports whether the first instruction after the region (from hi on)
-// that reads a value loaded in one of the arms is a store of it or a shuffle.
+// that reads a value made in one of the arms (loaded, or computed from the loads:
+// lc_dot_prod_f32's guarded a[i]*b[i] going to a shuffle) is a store of it or a shuffle.
 func (lw *lowerer) feedsStoreOrShuffle(arms [][2]int, hi int) bool {
 	loaded := map[string]bool{}
 	for _, a := range arms {
 		for i := a[0]; i < a[1]; i++ {
-			if in := lw.fn.Insts[i]; in.Op == "ld" || in.Op == "ldu" {
-				for _, d := range dests(in) {
-					loaded[d] = true
-				}
+			for _, d := range dests(lw.fn.Insts[i]) {
+				loaded[d] = true
 			}
 		}
 	}
@@ -521,9 +909,15 @@ func (lw *lowerer) inst(pc int, in *ptx.Inst) {
 				}
 				lw.emit(pc, why+" (issued at its first use, PTX instruction "+fmt.Sprint(u)+")")
 				lw.sunk = append(lw.sunk, [2]int{u, int(sassPipe(op))})
+				if wide {
+					lw.paramAt[pc] = u
+				}
 				return
 			}
 			lw.emit(pc, why, op)
+			if wide {
+				lw.paramAt[pc] = pc
+			}
 			return
 		}
 		lw.mem(pc, in)
@@ -585,6 +979,12 @@ func (lw *lowerer) inst(pc int, in *ptx.Inst) {
 			lw.emit(pc, "SHF", "SHF")
 		}
 	case "shr":
+		if !wide && len(in.Args) > 2 && in.Args[2].Kind == ptx.OpImm && lw.usedOnlyBy(pc, isAdd32) {
+			// (x >> k) + y is one LEA.HI (iso3_bounds2d's tid/16 + ctaid*8: LEA.HI R7, R0, UR4,
+			// RZ, 0x1c; signed x/4's (x>>31>>30) + x: LEA.HI; with .SX32 for the arithmetic shift)
+			lw.emit(pc, "folded into LEA.HI with its add")
+			return
+		}
 		if wide {
 			lw.emit(pc, "64-bit shift", "SHF", "SHF")
 		} else {
@@ -848,6 +1248,8 @@ func (lw *lowerer) mov(pc int, in *ptx.Inst) {
 	}
 	src := in.Args[1]
 	switch {
+	case src.Kind == ptx.OpSpecial && src.Name == "WARP_SZ":
+		lw.emit(pc, "WARP_SZ is the immediate 32 (iso3_divrem: no S2R)")
 	case src.Kind == ptx.OpSpecial:
 		name := src.Name + "." + src.Comp
 		if !lw.first(name) {
@@ -877,24 +1279,120 @@ func (lw *lowerer) mov(pc int, in *ptx.Inst) {
 	case src.Kind == ptx.OpSym && src.Name == "WARP_SZ":
 		lw.emit(pc, "WARP_SZ is the immediate 32 (iso3_divrem: no S2R)")
 	case src.Kind == ptx.OpSym:
-		lw.emit(pc, "address of a variable: MOV or constant operand", "MOV")
+		lw.emit(pc, "address of a variable: MOV or constant operand", "MOV~")
 	case src.Kind == ptx.OpImm || src.Kind == ptx.OpFloat:
 		// an immediate is an operand of its user, unless it starts a loop-carried value
 		// (a register with several definitions) or is stored (iso_sts_merge, iso_branch)
 		d := dests(in)
 		stored := lw.usedOnlyBy(pc, func(u *ptx.Inst) bool { return true }) && len(d) == 1 && lw.storedValue(d[0])
-		if len(d) == 1 && (len(lw.df.defs[d[0]]) > 1 || stored) {
+		if len(d) == 1 && len(lw.df.defs[d[0]]) == 1 && stored && isZero(src) {
+			lw.emit(pc, "zero stored: RZ (histogram256: STS [R2], RZ)")
+		} else if len(d) == 1 && len(lw.df.defs[d[0]]) > 1 && isZero(src) {
+			lw.zero(pc)
+		} else if len(d) == 1 && (len(lw.df.defs[d[0]]) > 1 || stored) {
 			lw.emit(pc, "immediate materialised: MOV/IMAD.MOV/HFMA2.MMA", "IMAD.MOV")
 		} else {
 			lw.emit(pc, "immediate folded into its user")
 		}
 	default:
+		if imm, ok := lw.immValue(in.Args[1].Name, 0); ok && len(lw.df.defs[in.Args[0].Name]) > 1 {
+			// a copy of a constant into a register that is also written elsewhere (a
+			// loop-carried accumulator, a default a predicated load may overwrite) gets the
+			// constant itself (lcp_reduction_*: the zeroed accumulators and load defaults)
+			if isZero(imm) {
+				lw.zero(pc)
+			} else {
+				lw.emit(pc, "constant copied into a register written elsewhere too: MOV/IMAD.MOV", "IMAD.MOV")
+			}
+			return
+		}
 		if lw.liveCopy(pc) {
 			lw.emit(pc, "loop-carried copy whose old value is still read after the new one is made: a MOV", "IMAD.MOV")
 			return
 		}
 		lw.emit(pc, "register move: coalesced away")
 	}
+}
+
+// zero lowers a move of 0 into a register that is written elsewhere too: ptxas zeroes two
+// such registers with one CS2R Rn, SRZ (lcp_reduction_wrp_atmc: four accumulators, two CS2R),
+// so each costs half an instruction.
+func (lw *lowerer) zero(pc int) {
+	if d := dests(lw.fn.Insts[pc]); len(d) == 1 && lw.uniformUse(d[0]) {
+		// a warp-uniform counter starts in a uniform register (iso3_loop_i32: UMOV UR4, URZ)
+		lw.emit(pc, "zero into a uniform register: UMOV URn, URZ", "UMOV")
+		return
+	}
+	lw.emit(pc, "zero into a register written elsewhere too: CS2R Rn, SRZ zeroes two such registers of a block", "CS2R")
+	lw.zeros = append(lw.zeros, pc)
+}
+
+// uniformUse reports whether register r is warp-uniform and every definition of it lies
+// outside divergent control flow, so that ptxas can keep it in a uniform register.
+func (lw *lowerer) uniformUse(r string) bool {
+	if !lw.df.uniform[r] || lw.gen < 75 {
+		return false
+	}
+	for _, d := range lw.df.defs[r] {
+		if lw.divergent[d] {
+			return false
+		}
+	}
+	return true
+}
+
+// pairZeros makes the n zeroings of a basic block cost ceil(n/2) CS2R in all (a lone one
+// costs a whole instruction).
+func (lw *lowerer) pairZeros() {
+	pairUp(lw, lw.zeros, PipeALU)
+	pairUp(lw, lw.consts, PipeOther)
+}
+
+// pairUp makes the n instructions of pcs in one basic block cost ceil(n/2) in all, on pipe p.
+func pairUp(lw *lowerer, pcs []int, p Pipe) {
+	n := map[int]int{}
+	for _, pc := range pcs {
+		n[lw.df.block(pc)]++
+	}
+	for _, pc := range pcs {
+		k := n[lw.df.block(pc)]
+		c := float64((k+1)/2) / float64(k)
+		in := &lw.l.Insts[pc]
+		in.Issue, in.Slots = c, c
+		in.Pipes, in.SlotPipes = [NumPipes]float64{}, [NumPipes]float64{}
+		in.Pipes[p], in.SlotPipes[p] = c, c
+	}
+}
+
+// symbolAddr reports whether the memory operand of in is a fixed address (a symbol, with
+// or without an offset), not a register.
+func (lw *lowerer) symbolAddr(in *ptx.Inst) bool {
+	for _, a := range in.Args {
+		if a.Kind == ptx.OpAddr {
+			return !a.BaseReg
+		}
+	}
+	return false
+}
+
+// immValue returns the immediate that register r holds when its only definition is a mov of
+// an immediate or a copy of such a register.
+func (lw *lowerer) immValue(r string, depth int) (ptx.Operand, bool) {
+	d := lw.df.def(r)
+	if d < 0 || depth > 8 {
+		return ptx.Operand{}, false
+	}
+	in := lw.fn.Insts[d]
+	if in.Op != "mov" || len(in.Args) < 2 || in.Guard != "" {
+		return ptx.Operand{}, false
+	}
+	if isImm(in.Args[1]) {
+		return in.Args[1], true
+	}
+	if in.Args[1].Kind == ptx.OpReg {
+		return lw.immValue(in.Args[1].Name, depth+1)
+	}
+	return ptx.Operand{}, false
 }
 
 // liveCopy reports whether the register move d = s at pc must stay a MOV: d is a loop-carried
@@ -936,6 +1434,7 @@ func (lw *lowerer) window(pc int) {
 	if b >= 0 && lw.first(fmt.Sprintf("smem:window:%d", b)) || b < 0 && lw.first("smem:window") {
 		if h := lw.loopHeader(pc); h > 0 && lw.first(fmt.Sprintf("smem:window:loop:%d", h)) {
 			lw.emit(pc, "shared window: hoisted out of the loop (issued at the loop entry)")
+			lw.windows = append(lw.windows, [2]int{pc, h - 1})
 			in := &lw.l.Insts[h-1]
 			for _, op := range []string{"S2R", "MOV", "LEA"} {
 				in.Issue++
@@ -949,6 +1448,7 @@ func (lw *lowerer) window(pc int) {
 			return
 		}
 		lw.emit(pc, "sm_90 shared window: S2R SR_CgaCtaId, MOV, LEA (once per basic block)", "S2R", "MOV", "LEA")
+		lw.windows = append(lw.windows, [2]int{pc, pc})
 		return
 	}
 	lw.emit(pc, "shared window base already in a register (same basic block)")
@@ -1092,7 +1592,7 @@ func (lw *lowerer) add(pc int, in *ptx.Inst, f, wide bool) {
 		lw.emit(pc, "VIADD (add of an immediate, fma pipe on sm_90)", "VIADD.I")
 		return
 	case !wide:
-		lw.emit(pc, "IADD3 (or LEA with a folded shift)", "IADD3")
+		lw.emit(pc, "IADD3 (or LEA with a folded shift; IMAD.IADD/IMAD on the fma pipe)", "IADD3~")
 		return
 	}
 	// 64-bit integer add: IMAD.WIDE when one operand is a folded mul.wide, LEA+LEA.HI.X with
@@ -1119,7 +1619,7 @@ func (lw *lowerer) add(pc int, in *ptx.Inst, f, wide bool) {
 			return
 		}
 	}
-	lw.emit(pc, "IADD3 + IADD3.X", "IADD3", "IADD3")
+	lw.emit(pc, "IADD3 + IADD3.X (or IMAD.X)", "IADD3", "IADD3.X~")
 }
 
 func (lw *lowerer) div(pc int, in *ptx.Inst, f, wide bool) {
@@ -1146,6 +1646,26 @@ func (lw *lowerer) div(pc int, in *ptx.Inst, f, wide bool) {
 		lw.emit(pc, "quotient/remainder of a division already made: IMAD + IADD3", "IMAD", "IADD3")
 		return
 	}
+	if !imm && lw.warpSize(in.Args[2]) {
+		// by WARP_SZ: ptxas knows the divisor is 32 but keeps the reciprocal algorithm, with
+		// the divisor's conversion and sign handling folded (iso3_divrem's u32: 14; s32: 18)
+		if !lw.first("div:warpsize") {
+			// the reciprocal of 32 is made once per function (iso4_sdiv_warp: the second
+			// division is IABS, IMAD.HI, IMAD and the corrections)
+			if signed {
+				lw.emit(pc, "signed division by WARP_SZ, reciprocal already made: IABS + IMAD.HI + IMAD + corrections", "IABS", "LOP3", "ISETP", "IMAD", "IMAD", "ISETP", "IADD3", "IADD3", "ISETP", "IADD3", "IADD3")
+			} else {
+				lw.emit(pc, "unsigned division by WARP_SZ, reciprocal already made: IMAD.HI + IMAD + corrections", "IMAD", "IMAD", "ISETP", "VIADD", "IADD3", "ISETP", "IADD3")
+			}
+			return
+		}
+		if signed {
+			lw.emit(pc, "signed division by WARP_SZ (32): I2F.RP of 32 + MUFU.RCP + F2I + IMAD.HI refinement", append([]string{"I2F", "MUFU", "VIADD", "F2I", "IABS", "HFMA2", "ISETP", "ISETP", "LOP3", "ISETP", "VIADD", "IADD3", "VIADD", "IADD3"}, repeat("IMAD", 4)...)...)
+		} else {
+			lw.emit(pc, "unsigned division by WARP_SZ (32): I2F.RP of 32 + MUFU.RCP + F2I + IMAD.HI refinement", append([]string{"I2F", "MUFU", "IADD3", "F2I", "HFMA2", "ISETP", "VIADD", "IADD3", "ISETP", "IADD3"}, repeat("IMAD", 4)...)...)
+		}
+		return
+	}
 	switch {
 	case imm && pow2(in.Args[2].Imm) == int(in.Args[2].Imm) && !signed:
 		lw.emit(pc, "unsigned division by a power of two: SHF/LOP3", "SHF")
@@ -1162,6 +1682,22 @@ func (lw *lowerer) div(pc int, in *ptx.Inst, f, wide bool) {
 	default:
 		lw.emit(pc, "unsigned 32-bit division: I2F + MUFU.RCP + F2I + IMAD refinement", append([]string{"I2F", "MUFU", "VIADD", "F2I", "ISETP", "ISETP", "IADD3", "SEL", "LOP3"}, repeat("IMAD", 7)...)...)
 	}
+}
+
+// warpSize reports whether operand o is a register holding WARP_SZ.
+func (lw *lowerer) warpSize(o ptx.Operand) bool {
+	if o.Kind == ptx.OpSpecial && o.Name == "WARP_SZ" {
+		return true
+	}
+	if o.Kind != ptx.OpReg {
+		return false
+	}
+	d := lw.df.def(o.Name)
+	if d < 0 {
+		return false
+	}
+	in := lw.fn.Insts[d]
+	return in.Op == "mov" && len(in.Args) > 1 && in.Args[1].Kind == ptx.OpSpecial && in.Args[1].Name == "WARP_SZ"
 }
 
 // divPartner reports whether an earlier div/rem of the same type divides the same registers
@@ -1200,6 +1736,7 @@ func (lw *lowerer) aggregated(in *ptx.Inst) bool {
 // mem lowers one load/store/atomic; merging is decided afterwards (merge).
 func (lw *lowerer) mem(pc int, in *ptx.Inst) {
 	shared, local := has(in, "shared"), has(in, "local")
+	defer lw.immData(pc, in)
 	switch in.Op {
 	case "ld", "ldu":
 		switch {
@@ -1207,6 +1744,11 @@ func (lw *lowerer) mem(pc int, in *ptx.Inst) {
 			lw.emit(pc, "LDS", "LDS")
 		case local:
 			lw.emit(pc, "LDL", "LDL")
+		case has(in, "const") && lw.symbolAddr(in):
+			// a constant at a fixed address is a uniform load, two adjacent in one ULDC.64
+			// (nvb_derivative_x's four coefficients: two ULDC.64 c[0x3][...])
+			lw.emit(pc, "ULDC of a __constant__ at a fixed address (two per ULDC.64 in a block)", "ULDC")
+			lw.consts = append(lw.consts, pc)
 		case has(in, "const"):
 			lw.emit(pc, "LDC", "LDC")
 		default:
@@ -1238,6 +1780,34 @@ func (lw *lowerer) mem(pc int, in *ptx.Inst) {
 		lw.emit(pc, "LDGSTS/commit/wait", "LDGSTS")
 	default:
 		lw.emit(pc, "prefetch: CCTL", "CCTL")
+	}
+}
+
+// immData adds the register move of a non-zero immediate that a store or atomic takes as its
+// data (STG/STS/REDG/ATOMG read registers only; 0 is RZ): once per value and basic block,
+// the later ones reuse the register (lc_histogram_i32x4: one HFMA2.MMA R17 = 1 for four REDG;
+// ptxas moves small constants with HFMA2.MMA, on the tensor pipe by ncu's attribution).
+func (lw *lowerer) immData(pc int, in *ptx.Inst) {
+	if in.Op != "st" && in.Op != "atom" && in.Op != "red" {
+		return
+	}
+	if in.Op != "st" && (has(in, "shared") || lw.aggregated(in)) {
+		return // ATOMS.POPC.INC takes no data register (histogram256); REDUX sums a register
+	}
+	for k := 1; k < len(in.Args); k++ {
+		a := in.Args[k]
+		if !isImm(a) || isZero(a) {
+			continue
+		}
+		if !lw.first(fmt.Sprintf("imm:%d:%d:%d", lw.df.block(pc), a.Imm, a.Bits)) {
+			continue
+		}
+		e := &lw.l.Insts[pc]
+		e.Issue++
+		e.Pipes[PipeTensor]++
+		e.Slots++
+		e.SlotPipes[PipeTensor]++
+		e.Why += "; + HFMA2.MMA/MOV of the immediate data into a register"
 	}
 }
 
