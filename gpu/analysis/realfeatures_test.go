@@ -32,13 +32,9 @@ type knownDiff struct {
 // requires every other element to be the H200's and these to differ only where
 // they do today).
 var featKnown = map[string]map[string]knownDiff{
-	"fp16_ops": {
-		// r[11] = a + b * a: nvcc's PTX has mul.f16 then add.f16 without a rounding
-		// modifier, which the PTX ISA lets the code generator fuse; ptxas fuses them
-		// into one fma on the H200 (1 ulp apart in 38 of 1024). The clang path contracts
-		// them itself (cuda_fp16.h's arithmetic is plain f16 arithmetic: fma.rn.f16).
-		"ho": {elem: 2, per: 24, slots: []int{11}, why: "ptxas fuses mul.f16+add.f16 into fma", path: "nvcc"},
-	},
+	// None today. fp16_ops r[11] = a + b * a (nvcc's PTX: mul.f16 then add.f16 without
+	// a rounding modifier) was one until the simulator modelled ptxas's contraction of
+	// unrounded mul/add pairs into fma (gpu/arith/contract.go, testdata/ptxas_contract).
 }
 
 // featCases are the launches of harness.cu, grid_harness.cu and assert_harness.cu,

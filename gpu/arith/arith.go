@@ -113,6 +113,7 @@ const (
 	kCvtPack // two-source cvt to a packed pair (f16x2, bf16x2, e4m3x2, e5m2x2)
 	kCvtUnpack
 	kCvtPackInt // cvt.pack.sat.{u8,s8,u16,s16}.s32.b32
+	kVideo      // video instructions (video.go); the operation is Op.vid
 )
 
 // variant values for Op.sub.
@@ -193,8 +194,11 @@ type Op struct {
 	isConst [4]bool
 	cval    [4]uint64
 	name    string
-	fast    uint8 // a fast path chosen by specialize
-	elem    *Op   // the per-half operation of a packed 16x2 integer op
+	fast    uint8     // a fast path chosen by specialize
+	elem    *Op       // the per-half operation of a packed 16x2 integer op
+	vid     *videoOp  // the video instruction (kVideo)
+	negSrc  [3]uint64 // sign bits flipped in the sources before evaluating (DecodeFused)
+	hasNeg  bool      // some negSrc is set
 }
 
 // NumSrc is the number of source operands Eval reads (src[i] is in.Args[SrcArg(i)]: normally Args[1..], after a p|q pair Args[1..] as well since the pair is one operand).
@@ -433,6 +437,10 @@ func decode(in *ptx.Inst, m *mods) (*Op, error) {
 	case "cvt":
 		err = decCvt(o, m, in)
 	default:
+		if IsVideo(in.Op) {
+			err = decVideo(o, m, in)
+			break
+		}
 		return nil, fmt.Errorf("arith: instruction %q is not implemented", in.Op)
 	}
 	if err != nil {

@@ -52,6 +52,10 @@ func b2u(b bool) uint64 {
 
 // Eval computes one lane. src holds raw register bits (a register holds at most 64 bits; Eval takes the low bits of each source type itself); predicates are 0/1 (the simulator has already applied a `!` on a predicate source). cc is the lane's carry flag (.cc/addc/subc/madc read and write it). Results are sign-extended to 64 bits for signed integer destination types and zero-extended otherwise; predicates 0/1. The simulator truncates to the destination register's width.
 func (o *Op) Eval(src *[4]uint64, cc *uint8) (d0, d1 uint64) {
+	if o.hasNeg {
+		s := o.negated(src)
+		src = &s
+	}
 	if o.fast != fastNone {
 		if d0, d1, ok := o.evalFast(src); ok {
 			return d0, d1
@@ -69,6 +73,8 @@ func (o *Op) Eval(src *[4]uint64, cc *uint8) (d0, d1 uint64) {
 		return o.evalCvt(src), 0
 	case kLop3:
 		return o.evalLop3(src)
+	case kVideo:
+		return uint64(o.vid.eval(uint32(src[0]), uint32(src[1]), uint32(src[2]))), 0
 	case kX2:
 		if o.elem == nil {
 			return 0, 0

@@ -344,6 +344,7 @@ type Operand struct {
 	Neg       bool // -%r (negated source, where the ISA allows it)
 	Name      string
 	Comp      string // component suffix: x, y, z, w (or r, g, b, a)
+	Sel       string // video-instruction selector or mask: b0..b3, h0, h1, .hxy, .bxyzw (without the dot)
 	BaseReg   bool   // OpAddr: Name is a register (else a symbol or absolute)
 	Generic   bool   // OpSym in initialisers: generic(sym)
 	Imm       int64

@@ -1536,6 +1536,27 @@ func isComp(s string) bool {
 	return false
 }
 
+// isVideoSel reports whether s is a video instruction's byte or half-word
+// selector or mask (b0..b7 up to four digits, h0..h3 up to two).
+func isVideoSel(s string) bool {
+	if len(s) < 2 || (s[0] != 'b' && s[0] != 'h') {
+		return false
+	}
+	max, n := byte('7'), 4
+	if s[0] == 'h' {
+		max, n = '3', 2
+	}
+	if len(s)-1 > n {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if s[i] < '0' || s[i] > max {
+			return false
+		}
+	}
+	return true
+}
+
 // parseOperand parses one operand, including p|q pairs.
 func (p *parser) parseOperand(inst, arg, depth int) (Operand, bool) {
 	op, ok := p.parseUnary(inst, arg, depth)
@@ -1656,6 +1677,11 @@ func (p *parser) parseName(inst, arg int) (Operand, bool) {
 		if !p.parseOffset(&op) {
 			return op, false
 		}
+		return op, true
+	}
+	if p.tok == Dir && op.Kind == OpReg && isVideoSel(p.lit) {
+		op.Sel = p.lit
+		p.next()
 		return op, true
 	}
 	if p.tok == Dir {

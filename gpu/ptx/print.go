@@ -446,6 +446,10 @@ func appendOperand(b []byte, o Operand) []byte {
 			b = append(b, '.')
 			b = append(b, o.Comp...)
 		}
+		if o.Sel != "" {
+			b = append(b, '.')
+			b = append(b, o.Sel...)
+		}
 	case OpImm:
 		b = strconv.AppendInt(b, o.Imm, 10)
 	case OpFloat:

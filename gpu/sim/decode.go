@@ -23,7 +23,9 @@ type fnDecoder struct {
 	regs   map[string]int32
 	labels map[string]int
 	cfg    *ptx.CFG
-	cur    *isa.Inst // the decoded form of the instruction being lowered
+	cur    *isa.Inst            // the decoded form of the instruction being lowered
+	fused  map[int]arith.Fusion // adds/subs ptxas contracts with their mul (arith.Contractions), by index
+	fuse   *arith.Fusion        // the fusion being lowered (arithOp)
 }
 
 // lower appends fn's ops (plus an implicit ret at the end) to the program.
@@ -41,6 +43,7 @@ func (d *decoder) lower(fn *function, syms map[string]sym) error {
 		return launchError(InvalidLaunch, "control-flow graph of %s: %v", f.Name, err)
 	}
 	fd.cfg = g
+	fd.fused = arith.Contractions(f, g.BlockOf)
 	p := d.prog
 	fn.base = int32(len(p.ops))
 	for i, in := range f.Insts {
@@ -224,6 +227,13 @@ func (fd *fnDecoder) inst(in *ptx.Inst, idx int) op {
 
 // inst1 lowers one instruction without its guard.
 func (fd *fnDecoder) inst1(in *ptx.Inst, idx int) (op, error) {
+	if fu, ok := fd.fused[idx]; ok {
+		// ptxas fuses this add/sub with the mul feeding it into one fma.
+		fd.fuse = &fu
+		o, err := fd.arithOp(fu.Inst)
+		fd.fuse = nil
+		return o, err
+	}
 	switch in.Op {
 	case "ld", "ldu":
 		return fd.ld(in)
@@ -330,7 +340,11 @@ func (fd *fnDecoder) arithOp(in *ptx.Inst) (op, error) {
 	}
 	var ar *arith.Op
 	var err error
-	if fd.cur != nil && fd.cur.PTX == in {
+	if fd.fuse != nil {
+		fu := *fd.fuse
+		fu.Inst = &cp
+		ar, err = arith.DecodeFused(fu)
+	} else if fd.cur != nil && fd.cur.PTX == in {
 		ar, err = arith.DecodeParsed(&cp, fd.cur.Mods.Types, fd.cur.Mods.Words) // modifiers parsed once, in gpu/isa
 	} else {
 		ar, err = arith.Decode(&cp)
