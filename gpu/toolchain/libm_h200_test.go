@@ -163,7 +163,11 @@ func libmInputs(t *testing.T, nf int) (x, y []byte, dir string) {
 
 // libmFloor is, per build (libmFlags' index) and function, the bit-exact count of
 // libmN the clang path must reach; a function at libmN logs every miss.
-var libmFloor = [3]map[string]int{{}, {}, {}}
+var libmFloor = [3]map[string]int{
+	{"expf": 10240, "exp2f": 10240, "exp10f": 10240, "expm1f": 10240, "logf": 10240, "log2f": 10240, "log10f": 10240, "log1pf": 10240, "sinf": 9662, "cosf": 9583, "tanf": 8043, "sinhf": 10240, "coshf": 10240, "tanhf": 10240, "asinf": 9742, "acosf": 10150, "atanf": 9665, "asinhf": 8490, "acoshf": 9927, "atanhf": 8491, "erff": 10240, "erfcf": 7919, "erfinvf": 7704, "erfcinvf": 9062, "erfcxf": 6265, "normcdff": 7734, "normcdfinvf": 8856, "cbrtf": 9064, "rcbrtf": 9046, "sinpif": 8478, "cospif": 9739, "lgammaf": 6641, "tgammaf": 8185, "__expf": 10240, "__logf": 10240, "powf": 10042, "atan2f": 9883, "hypotf": 9594},
+	{"expf": 10240, "exp2f": 10240, "exp10f": 10240, "expm1f": 10240, "logf": 10240, "log2f": 10240, "log10f": 10240, "log1pf": 10240, "sinf": 10240, "cosf": 10240, "tanf": 10240, "sinhf": 10240, "coshf": 10240, "tanhf": 8766, "asinf": 9742, "acosf": 10150, "atanf": 9665, "asinhf": 8490, "acoshf": 9927, "atanhf": 8491, "erff": 10240, "erfcf": 7923, "erfinvf": 7706, "erfcinvf": 9064, "erfcxf": 6268, "normcdff": 7743, "normcdfinvf": 8861, "cbrtf": 9067, "rcbrtf": 9046, "sinpif": 8475, "cospif": 9739, "lgammaf": 6641, "tgammaf": 8185, "__expf": 10240, "__logf": 10240, "powf": 10240, "atan2f": 9883, "hypotf": 9045},
+	{"expf": 10240, "exp2f": 10240, "exp10f": 10240, "expm1f": 10240, "logf": 10240, "log2f": 10240, "log10f": 10240, "log1pf": 10240, "sinf": 9647, "cosf": 9583, "tanf": 8028, "sinhf": 10240, "coshf": 10240, "tanhf": 10240, "asinf": 9742, "acosf": 10150, "atanf": 9665, "asinhf": 8490, "acoshf": 9927, "atanhf": 8491, "erff": 10240, "erfcf": 7923, "erfinvf": 7706, "erfcinvf": 9064, "erfcxf": 6268, "normcdff": 7743, "normcdfinvf": 8861, "cbrtf": 9067, "rcbrtf": 9046, "sinpif": 8475, "cospif": 9739, "lgammaf": 6641, "tgammaf": 8185, "__expf": 10240, "__logf": 10240, "powf": 10043, "atan2f": 9883, "hypotf": 9594},
+}
 
 func TestLibmAgainstH200(t *testing.T) {
 	names, two := libmFuncs(t)

@@ -1,0 +1,216 @@
+// KernelScope's float math functions that give the H200's bits: each follows the
+// operation sequence nvcc 13 emits for the same CUDA function (read off nvcc's PTX
+// of small kernels: testdata/measured/libm/libm*.ptx and
+// testdata/realcuda/features/h200/ptx/mathf.sm_90.ptx), written here in our own C.
+// Same constants, same order of fma/mul/add, the same .approx instructions and the
+// same branches, so that clang's PTX computes the same bits as nvcc's.
+//
+// Plain float operators and __builtin_fmaf become mul/add/fma.rn, or their .ftz
+// forms under -ftz=true / -use_fast_math (clang's -fgpu-flush-denormals-to-zero),
+// as nvcc's do; the instructions with a fixed mode or an .approx form go through
+// the ks_nv_* helpers below, which pick the .ftz form by __CUDA_FTZ like nvcc.
+// Contraction is off inside (KS_EXACT): each operation is rounded on its own.
+// docs/special-functions.md section 6 lists the functions and their measured
+// bit-exactness (gpu/toolchain TestLibmAgainstH200).
+#pragma clang system_header
+#ifndef KERNELSCOPE_NVMATHF_H
+#define KERNELSCOPE_NVMATHF_H
+
+// KS_F is the float with the bits h (the constants are nvcc's, given by their bits).
+#define KS_F(h) __builtin_bit_cast(float, (unsigned int)(h))
+#define KS_FTZ __nvvm_reflect("__CUDA_FTZ")
+
+// ---- one instruction each, .ftz under __CUDA_FTZ ----
+KS_IN float ks_nv_sat(float x) { return KS_FTZ ? __nvvm_saturate_ftz_f(x) : __nvvm_saturate_f(x); }
+KS_IN float ks_nv_fma_rm(float a, float b, float c) { return KS_FTZ ? __nvvm_fma_rm_ftz_f(a, b, c) : __nvvm_fma_rm_f(a, b, c); }
+KS_IN float ks_nv_add_rz(float a, float b) { return KS_FTZ ? __nvvm_add_rz_ftz_f(a, b) : __nvvm_add_rz_f(a, b); }
+KS_IN float ks_nv_trunc(float x) { return KS_FTZ ? __nvvm_trunc_ftz_f(x) : __nvvm_trunc_f(x); }
+KS_IN float ks_nv_rint(float x) { return KS_FTZ ? __nvvm_round_ftz_f(x) : __nvvm_round_f(x); }
+KS_IN float ks_nv_fabs(float x) { return __builtin_fabsf(x); }
+
+// 2^x for x = i + r: t = sat(x log2(e) / 256 + 1/2) places x's integer part in the
+// low bits of j = 1.5 2^23 + 1 + floor(252 t) (rounding down); j - (1.5 2^23 + 127)
+// is that integer part i as a float, r = x c_hi + x c_lo - i in two fmas, and j's bits
+// shifted by 23 are the float 2^i (the 127 bias comes with j's low bits). The result
+// is ex2.approx.ftz(r) 2^i. expf (c = log2 e) and exp10f (c = log2 10) share it.
+KS_IN float ks_nv_exp_scaled(float x, float k256, float chi, float clo) {
+  KS_EXACT
+  float t = ks_nv_sat(__builtin_fmaf(x, k256, 0.5f));
+  float j = ks_nv_fma_rm(t, 252.0f, KS_F(0x4B400001));
+  float i = j + KS_F(0xCB40007F);
+  float r = __builtin_fmaf(x, chi, -i);
+  r = __builtin_fmaf(x, clo, r);
+  float s = __builtin_bit_cast(float, __builtin_bit_cast(int, j) << 23);
+  return __nvvm_ex2_approx_ftz_f(r) * s;
+}
+KS_IN float ks_nv_expf(float x) { return ks_nv_exp_scaled(x, KS_F(0x3BBB989D), KS_F(0x3FB8AA3B), KS_F(0x32A57060)); }
+KS_IN float ks_nv_exp10f(float x) { return ks_nv_exp_scaled(x, KS_F(0x3C57FA62), KS_F(0x40549A78), KS_F(0x33979A37)); }
+KS_IN float ks_nv_exp2f(float x) { return ks_nv_ex2_(x); }
+
+// log: x = 2^e m with m in [2/3, 4/3) (the exponent split at the bits of 2/3; for
+// log2 at those of 1/sqrt 2: m in [1/sqrt 2, sqrt 2)), subnormals scaled by 2^23
+// first; f = m - 1;
+// log(m) = f + f^2 P(f) (Horner, fma), plus e ln2. Inf and NaN: x * Inf + Inf; 0: -Inf.
+// q (0: natural log, 1: log2, 2: log10) picks the polynomial and the final step.
+KS_IN float ks_nv_logf_q(float x, int q) {
+  KS_EXACT
+  int sub = x < KS_F(0x00800000);
+  float a = sub ? x * KS_F(0x4B000000) : x;
+  float e0 = sub ? KS_F(0xC1B80000) : 0.0f;  // -23
+  int ia = __builtin_bit_cast(int, a);
+  int ie = (ia - (q == 1 ? 0x3F3504F3 : 0x3F2AAAAB)) & (int)0xFF800000;
+  float m = __builtin_bit_cast(float, ia - ie);
+  float e = __builtin_fmaf((float)ie, KS_F(0x34000000), e0);
+  float f = m + KS_F(0xBF800000);
+  float r;
+  if (q == 1) {
+    float p = __builtin_fmaf(KS_F(0x3DC6B27F), f, KS_F(0xBE2C7F30));
+    p = __builtin_fmaf(p, f, KS_F(0x3E2FCF2A));
+    p = __builtin_fmaf(p, f, KS_F(0xBE374E43));
+    p = __builtin_fmaf(p, f, KS_F(0x3E520BF4));
+    p = __builtin_fmaf(p, f, KS_F(0xBE763C8B));
+    p = __builtin_fmaf(p, f, KS_F(0x3E93BF99));
+    p = __builtin_fmaf(p, f, KS_F(0xBEB8AA49));
+    p = __builtin_fmaf(p, f, KS_F(0x3EF6384A));
+    p = __builtin_fmaf(p, f, KS_F(0xBF38AA3B));
+    float u = f * (f * p);
+    r = e + __builtin_fmaf(f, KS_F(0x3FB8AA3B), u);
+  } else {
+    float p = __builtin_fmaf(KS_F(0xBE055027), f, KS_F(0x3E1039F6));
+    p = __builtin_fmaf(p, f, KS_F(0xBDF8CDCC));
+    p = __builtin_fmaf(p, f, KS_F(0x3E0F2955));
+    p = __builtin_fmaf(p, f, KS_F(0xBE2AD8B9));
+    p = __builtin_fmaf(p, f, KS_F(0x3E4CED0B));
+    p = __builtin_fmaf(p, f, KS_F(0xBE7FFF22));
+    p = __builtin_fmaf(p, f, KS_F(0x3EAAAA78));
+    p = __builtin_fmaf(p, f, KS_F(0xBF000000));
+    float u = __builtin_fmaf(f * p, f, f);
+    r = __builtin_fmaf(e, KS_F(0x3F317218), u);
+  }
+  if ((unsigned int)ia >= 0x7F800000u) r = __builtin_fmaf(a, __builtin_inff(), __builtin_inff());
+  if (q == 2) r = r * KS_F(0x3EDE5BD9);
+  return a == 0.0f ? -__builtin_inff() : r;
+}
+
+// log1p: 1 + x rounded toward zero gives the exponent split (at 3/4); the reduced
+// argument is (x - (2^e - 1)) 2^-e formed as fma(1/4, 2^(2-e), -1) + x 2^-e;
+// log1p = f + f^2 P(f) + e ln2. Special inputs as nvcc: x < -1, +Inf, NaN through
+// x * Inf + Inf; -0 stays -0.
+KS_IN float ks_nv_log1pf(float x) {
+  KS_EXACT
+  int ix = __builtin_bit_cast(int, x);
+  float t = ks_nv_add_rz(x, 1.0f);
+  int ie = (__builtin_bit_cast(int, t) - 0x3F400000) & (int)0xFF800000;
+  float xs = __builtin_bit_cast(float, ix - ie);
+  float sc = __builtin_bit_cast(float, 0x40800000 - ie);
+  float f = __builtin_fmaf(0.25f, sc, -1.0f) + xs;
+  float e = (float)ie * KS_F(0x34000000);
+  float p = __builtin_fmaf(KS_F(0xBD39BF78), f, KS_F(0x3DD80012));
+  p = __builtin_fmaf(p, f, KS_F(0xBE0778E0));
+  p = __builtin_fmaf(p, f, KS_F(0x3E146475));
+  p = __builtin_fmaf(p, f, KS_F(0xBE2A68DD));
+  p = __builtin_fmaf(p, f, KS_F(0x3E4CAF9E));
+  p = __builtin_fmaf(p, f, KS_F(0xBE800042));
+  p = __builtin_fmaf(p, f, KS_F(0x3EAAAAE6));
+  p = __builtin_fmaf(p, f, KS_F(0xBF000000));
+  float r = __builtin_fmaf(e, KS_F(0x3F317218), __builtin_fmaf(f * p, f, f));
+  if ((unsigned int)ix >= 0x7F800000u) {
+    if (ix >= (int)0xBF800001) r = __builtin_fmaf(x, __builtin_inff(), __builtin_inff());  // not in [-1, -0]
+    else if (x == 0.0f) r = -0.0f;
+  }
+  return r;
+}
+
+// expm1: j = rint(x log2 e) (0 when |x| < 0.41), r = x - j ln2 in two fmas,
+// expm1(r) = r + r^2 P(r); result fma(expm1(r), 2^j, 2^j - 1) with 2^j from
+// ex2.approx (exact for whole j); j = 128 is done as 2 (2^127 ...).
+KS_IN float ks_nv_expm1f(float x) {
+  KS_EXACT
+  float j = ks_nv_rint(x * KS_F(0x3FB8AA3B));
+  if (ks_nv_fabs(x) < KS_F(0x3ED1EB85)) j = 0.0f;
+  float r = __builtin_fmaf(-j, KS_F(0x3F317200), x);
+  r = __builtin_fmaf(-j, KS_F(0x35BFBE8E), r);
+  int top = j == 128.0f;
+  float jj = top ? j + -1.0f : j;
+  float p = __builtin_fmaf(KS_F(0x3AB5EBE6), r, KS_F(0x3C095663));
+  p = __builtin_fmaf(p, r, KS_F(0x3D2AABE3));
+  p = __builtin_fmaf(p, r, KS_F(0x3E2AA9F6));
+  p = __builtin_fmaf(p, r, KS_F(0x3EFFFFFE));
+  float em = __builtin_fmaf(r * p, r, r);
+  float s = ks_nv_ex2_(jj);
+  float y = __builtin_fmaf(em, s, s + -1.0f);
+  if (top) y = y + y;
+  if (jj > 128.0f) y = __builtin_inff();
+  if (jj < -25.0f) y = -1.0f;
+  return x == 0.0f ? x + x : y;
+}
+
+// sinh and cosh: for |x| >= 1 (cosh: always) e = e^|x| / 2 as 2^(i-1) ex2(r) with
+// i = trunc(|x| log2 e) capped at 126, r = (|x| - i ln2) log2 e; sinh = 2e - 1/(8e),
+// cosh = 2e + 1/(8e) (div.approx). sinh below 1: x + x^3 P(x^2).
+KS_IN float ks_nv_halfexpf(float a) {
+  KS_EXACT
+  float i = ks_nv_trunc(__nvvm_mul_rn_f(a, KS_F(0x3FB8AA3B)));
+  if (ks_nv_fabs(i) > 126.0f) i = __builtin_copysignf(126.0f, i);
+  float r = __builtin_fmaf(i, KS_F(0xBF317218), a);
+  r = __builtin_fmaf(i, KS_F(0x3102E308), r);
+  float s = __builtin_bit_cast(float, __builtin_bit_cast(int, i + KS_F(0x4B40007D)) << 23);
+  return __nvvm_ex2_approx_ftz_f(r * KS_F(0x3FB8AA3B)) * s;
+}
+KS_IN float ks_nv_sinhf(float x) {
+  KS_EXACT
+  float a = ks_nv_fabs(x);
+  float e = ks_nv_halfexpf(a);
+  float big = __builtin_fmaf(2.0f, e, __nvvm_div_approx_ftz_f(-0.125f, e));
+  float x2 = x * x;
+  float p = __builtin_fmaf(KS_F(0x363D0ADA), x2, KS_F(0x394FFF49));
+  p = __builtin_fmaf(p, x2, KS_F(0x3C08889A));
+  p = __builtin_fmaf(p, x2, KS_F(0x3E2AAAAB));
+  float small = __builtin_fmaf(x2 * p, x, x);
+  return a >= 1.0f ? __builtin_copysignf(big, x) : small;
+}
+KS_IN float ks_nv_coshf(float x) {
+  KS_EXACT
+  float e = ks_nv_halfexpf(ks_nv_fabs(x));
+  return __builtin_fmaf(2.0f, e, __nvvm_div_approx_ftz_f(0.125f, e));
+}
+
+// tanh: |x| >= 0.6: 1 - 2/(e^(2|x|) + 1) with ex2.approx.ftz and rcp.approx.ftz
+// (1 from 9.01 on), sign of x; below: x + x^3 P(x^2) (the last coefficient step adds 0).
+KS_IN float ks_nv_tanhf(float x) {
+  KS_EXACT
+  float a = ks_nv_fabs(x);
+  float e = __nvvm_ex2_approx_ftz_f(a * KS_F(0x4038AA3B)) + 1.0f;
+  float big = __builtin_fmaf(__nvvm_rcp_approx_ftz_f(e), -2.0f, 1.0f);
+  if (a >= KS_F(0x41102CB4)) big = 1.0f;
+  big = __builtin_copysignf(big, x);
+  float x2 = x * x;
+  float p = __builtin_fmaf(KS_F(0x3C80F082), x2, KS_F(0xBD563CAE));
+  p = __builtin_fmaf(p, x2, KS_F(0x3E085941));
+  p = __builtin_fmaf(p, x2, KS_F(0xBEAAA9ED));
+  p = __builtin_fmaf(p, x2, 0.0f);
+  float small = __builtin_fmaf(p, x, x);
+  return a >= KS_F(0x3F19999A) ? big : small;
+}
+
+// erf: |x| < 1.00295: x + x P(x^2); above: 1 - 2^(-|x| Q(|x|) - |x|) (ex2.approx.ftz),
+// sign of x. The two polynomials share one Horner chain with selected coefficients.
+KS_IN float ks_nv_erff(float x) {
+  KS_EXACT
+  float a = ks_nv_fabs(x);
+  int hi = a >= KS_F(0x3F8060FE);
+  float x2 = x * x;
+  float t = hi ? a : x2;
+  float p = __builtin_fmaf(hi ? KS_F(0x38EB4C3A) : KS_F(0x38B1E96A), t, hi ? KS_F(0xBAAE005B) : KS_F(0xBA574D20));
+  p = __builtin_fmaf(p, t, hi ? KS_F(0x3C09919F) : KS_F(0x3BAAD5EA));
+  p = __builtin_fmaf(p, t, hi ? KS_F(0xBD24D99A) : KS_F(0xBCDC1BE7));
+  p = __builtin_fmaf(p, t, hi ? KS_F(0x3E235519) : KS_F(0x3DE718AF));
+  p = __builtin_fmaf(p, t, hi ? KS_F(0x3F69B4F9) : KS_F(0xBEC093AC));
+  p = __builtin_fmaf(p, t, hi ? KS_F(0x3F210A14) : KS_F(0x3E0375D3));
+  float u = hi ? -a : x;
+  float r = __builtin_fmaf(p, u, u);
+  if (hi) r = __builtin_copysignf(1.0f - __nvvm_ex2_approx_ftz_f(r), x);
+  return r;
+}
+
+#endif
