@@ -1536,11 +1536,11 @@ KS_IN double ks_normcdfinv(double p) {
 }
 // ---- end of special functions ----
 
-KS_NV float __nv_atanf(float a) { return (float)ks_atan((double)a); }
+KS_NV float __nv_atanf(float a) { return ks_nv_atanf(a); }
 KS_NV double __nv_atan(double a) { return ks_atan(a); }
-KS_NV float __nv_asinf(float a) { return (float)ks_asin((double)a); }
+KS_NV float __nv_asinf(float a) { return ks_nv_asinf(a); }
 KS_NV double __nv_asin(double a) { return ks_asin(a); }
-KS_NV float __nv_acosf(float a) { return (float)ks_acos((double)a); }
+KS_NV float __nv_acosf(float a) { return ks_nv_acosf(a); }
 KS_NV double __nv_acos(double a) { return ks_acos(a); }
 KS_NV float __nv_cbrtf(float a) { return (float)ks_cbrt((double)a); }
 KS_NV double __nv_cbrt(double a) { return ks_cbrt(a); }

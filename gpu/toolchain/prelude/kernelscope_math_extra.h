@@ -234,9 +234,10 @@ KS_NV double __nv_tgamma(double x) {
 
 KS_NV float __nv_lgammaf(float x) { return (float)__nv_lgamma((double)x); }
 KS_NV float __nv_tgammaf(float x) { return (float)__nv_tgamma((double)x); }
-KS_NV float __nv_asinhf(float x) { return (float)__nv_asinh((double)x); }
-KS_NV float __nv_acoshf(float x) { return (float)__nv_acosh((double)x); }
-KS_NV float __nv_atanhf(float x) { return (float)__nv_atanh((double)x); }
+// asinhf, acoshf, atanhf: nvcc's sequences (kernelscope_nvmathf.h).
+KS_NV float __nv_asinhf(float x) { return ks_nv_asinhf(x); }
+KS_NV float __nv_acoshf(float x) { return ks_nv_acoshf(x); }
+KS_NV float __nv_atanhf(float x) { return ks_nv_atanhf(x); }
 
 // ---- Bessel functions (float, computed in double) ----
 

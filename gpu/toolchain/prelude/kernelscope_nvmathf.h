@@ -121,6 +121,113 @@ KS_IN float ks_nv_log1pf(float x) {
   return r;
 }
 
+// asinh: log1p(|x| + x^2 / (1 + sqrt(1 + x^2))) with the square root as
+// s rsqrt.approx(s) + 1 and the quotient by rcp.approx; above 2^23 log1p(|x|) + ln 2;
+// sign of x (NaN keeps its own).
+KS_IN float ks_nv_asinhf(float x) {
+  KS_EXACT
+  float a = ks_nv_fabs(x);
+  float s = __builtin_fmaf(x, x, 1.0f);
+  float t = __builtin_fmaf(s, __nvvm_rsqrt_approx_ftz_f(s), 1.0f);
+  float v = __builtin_fmaf(a, a * __nvvm_rcp_approx_ftz_f(t), a);
+  int big = a > KS_F(0x4B000000);
+  float l = ks_nv_log1pf(big ? a : v);
+  if (big) l = l + KS_F(0x3F317218);
+  return a <= __builtin_inff() ? __builtin_copysignf(l, x) : l;
+}
+// atanh: sign(x)/2 log1p(2|x| / (1 - |x|)) with rcp.approx (|x| > 2^126: log1p(-2)).
+KS_IN float ks_nv_atanhf(float x) {
+  KS_EXACT
+  float a = ks_nv_fabs(x);
+  float r = __nvvm_rcp_approx_ftz_f(1.0f - a);
+  float u = a * (r + r);
+  if (a > KS_F(0x7E800000)) u = -2.0f;
+  return __builtin_copysignf(0.5f, x) * ks_nv_log1pf(u);
+}
+// acosh: log1p(x - 1 + sqrt(x^2 - 1)), the square root from rsqrt.approx and one
+// correction; when x - 1 > 2^23 (or is negative or NaN) log1p(x - 2 - 2^-23) + ln 2.
+KS_IN float ks_nv_acoshf(float x) {
+  KS_EXACT
+  float d = x - 1.0f;
+  int big = __builtin_bit_cast(unsigned int, d) > 0x4B000000u;
+  float s = __builtin_fmaf(x, x, -1.0f);
+  float rs = __nvvm_rsqrt_approx_ftz_f(s);
+  float q = s * rs;
+  float h = rs * 0.5f;
+  float sq = __builtin_fmaf(__builtin_fmaf(-q, q, s), h, q);
+  if (s == 0.0f) sq = 0.0f;
+  float l = ks_nv_log1pf(d + (big ? KS_F(0xBF800001) : sq));
+  return big ? l + KS_F(0x3F317218) : l;
+}
+
+// sqrt((1 - a) / 2) for asin and acos: rsqrt.approx.ftz and one correction; 0 at a = 1.
+KS_IN float ks_nv_halfsqrt1m(float a) {
+  KS_EXACT
+  float h = __builtin_fmaf(0.5f, -a, 0.5f);
+  float rs = __nvvm_rsqrt_approx_ftz_f(h);
+  float q = h * rs;
+  float hr = rs * 0.5f;
+  float sq = __builtin_fmaf(q, __builtin_fmaf(-q, hr, 0.5f), q);
+  return a == 1.0f ? 0.0f : sq;
+}
+// pi/2 + w as nvcc forms it: fma of two constants whose product is pi/2, plus w.
+KS_IN float ks_nv_halfpi_plus(float w) { KS_EXACT return __builtin_fmaf(KS_F(0x3F6EE581), KS_F(0x3FD774EB), w); }
+// asin: |x| <= 0.56: t + t^3 P(t^2) at t = |x|; above, pi/2 - 2 asin(sqrt((1-|x|)/2))
+// with the same polynomial; sign of x (NaN keeps its own).
+KS_IN float ks_nv_asinf(float x) {
+  KS_EXACT
+  float a = ks_nv_fabs(x);
+  float sq = ks_nv_halfsqrt1m(a);
+  int hi = a > KS_F(0x3F0F5C29);
+  float t = hi ? sq : a;
+  float t2 = t * t;
+  float p = __builtin_fmaf(KS_F(0x3D4DD2F7), t2, KS_F(0x3C99CA97));
+  p = __builtin_fmaf(p, t2, KS_F(0x3D3F90E8));
+  p = __builtin_fmaf(p, t2, KS_F(0x3D993CCF));
+  p = __builtin_fmaf(p, t2, KS_F(0x3E2AAC04));
+  float r = __builtin_fmaf(t2 * p, t, t);
+  float w = hi ? ks_nv_halfpi_plus(r * -2.0f) : r;
+  return w <= __builtin_inff() ? __builtin_copysignf(w, x) : w;
+}
+// acos: |x| <= 0.56: pi/2 - asin(x) (own polynomial, signed t = x); above,
+// 2 asin(sqrt((1-|x|)/2)) for x > 0 and 2 (pi/2 - ... ) for x < 0.
+KS_IN float ks_nv_acosf(float x) {
+  KS_EXACT
+  float a = ks_nv_fabs(x);
+  float sq = ks_nv_halfsqrt1m(a);
+  int hi = a > KS_F(0x3F0F5C29);
+  float t = __builtin_copysignf(hi ? sq : a, x);
+  float t2 = t * t;
+  float p = __builtin_fmaf(KS_F(0x3D10ECEF), t2, KS_F(0x3C8B1ABB));
+  p = __builtin_fmaf(p, t2, KS_F(0x3CFC028C));
+  p = __builtin_fmaf(p, t2, KS_F(0x3D372139));
+  p = __builtin_fmaf(p, t2, KS_F(0x3D9993DB));
+  p = __builtin_fmaf(p, t2, KS_F(0x3E2AAAC6));
+  float r = __builtin_fmaf(t2 * p, t, t);
+  float z = ks_nv_halfpi_plus(hi ? r : -r);
+  float y = x > KS_F(0x3F0F5C29) ? r : z;
+  return hi ? y + y : y;
+}
+// atan: t = |x| or 1/|x| (rcp.approx) above 1; t + t^3 P(t^2); pi/2 - that above 1;
+// sign of x.
+KS_IN float ks_nv_atanf(float x) {
+  KS_EXACT
+  float a = ks_nv_fabs(x);
+  float rc = __nvvm_rcp_approx_ftz_f(a);
+  float t = a > 1.0f ? rc : a;
+  float t2 = t * t;
+  float p = __builtin_fmaf(KS_F(0x3B2090AA), t2, KS_F(0xBC6BE14F));
+  p = __builtin_fmaf(p, t2, KS_F(0x3D23397E));
+  p = __builtin_fmaf(p, t2, KS_F(0xBD948A7A));
+  p = __builtin_fmaf(p, t2, KS_F(0x3DD76B21));
+  p = __builtin_fmaf(p, t2, KS_F(0xBE111E88));
+  p = __builtin_fmaf(p, t2, KS_F(0x3E4CAF60));
+  p = __builtin_fmaf(p, t2, KS_F(0xBEAAAA27));
+  float r = __builtin_fmaf(t2 * p, t, t);
+  if (!(a <= 1.0f)) r = ks_nv_halfpi_plus(-r);
+  return a <= __builtin_inff() ? __builtin_copysignf(r, x) : r;
+}
+
 // expm1: j = rint(x log2 e) (0 when |x| < 0.41), r = x - j ln2 in two fmas,
 // expm1(r) = r + r^2 P(r); result fma(expm1(r), 2^j, 2^j - 1) with 2^j from
 // ex2.approx (exact for whole j); j = 128 is done as 2 (2^127 ...).
