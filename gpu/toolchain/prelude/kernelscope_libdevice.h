@@ -1542,9 +1542,9 @@ KS_NV float __nv_asinf(float a) { return ks_nv_asinf(a); }
 KS_NV double __nv_asin(double a) { return ks_asin(a); }
 KS_NV float __nv_acosf(float a) { return ks_nv_acosf(a); }
 KS_NV double __nv_acos(double a) { return ks_acos(a); }
-KS_NV float __nv_cbrtf(float a) { return (float)ks_cbrt((double)a); }
+KS_NV float __nv_cbrtf(float a) { return ks_nv_cbrtf(a); }
 KS_NV double __nv_cbrt(double a) { return ks_cbrt(a); }
-KS_NV float __nv_rcbrtf(float a) { return (float)ks_rcbrt((double)a); }
+KS_NV float __nv_rcbrtf(float a) { return ks_nv_rcbrtf(a); }
 KS_NV double __nv_rcbrt(double a) { return ks_rcbrt(a); }
 KS_NV float __nv_erff(float a) { return ks_nv_erff(a); }
 KS_NV double __nv_erf(double a) { return ks_erf(a); }
@@ -1560,7 +1560,7 @@ KS_NV float __nv_normcdff(float a) { return (float)ks_normcdf((double)a); }
 KS_NV double __nv_normcdf(double a) { return ks_normcdf(a); }
 KS_NV float __nv_normcdfinvf(float a) { return (float)ks_normcdfinv((double)a); }
 KS_NV double __nv_normcdfinv(double a) { return ks_normcdfinv(a); }
-KS_NV float __nv_atan2f(float y, float x) { return (float)ks_atan2((double)y, (double)x); }
+KS_NV float __nv_atan2f(float y, float x) { return ks_nv_atan2f(y, x); }
 KS_NV double __nv_atan2(double y, double x) { return ks_atan2(y, x); }
 KS_NV double __nv_sinpi(double a) { double s, c; ks_sincospi(a, &s, &c); return s; }
 KS_NV double __nv_cospi(double a) { double s, c; ks_sincospi(a, &s, &c); return c; }

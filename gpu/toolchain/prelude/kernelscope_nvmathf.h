@@ -228,6 +228,59 @@ KS_IN float ks_nv_atanf(float x) {
   return a <= __builtin_inff() ? __builtin_copysignf(r, x) : r;
 }
 
+// atan2(y, x): q = min/max of |x|, |y| (div.rn), atan(q) = q + q^3 P(q^2), moved to
+// the right octant with pi/2 and pi formed as fmas of two constants; |x| = |y| gives
+// pi/4 or 3pi/4, a zero denominator 0 or pi; NaN when |x| + |y| is NaN; sign of y.
+KS_IN float ks_nv_atan2f(float y, float x) {
+  KS_EXACT
+  float ax = ks_nv_fabs(x), ay = ks_nv_fabs(y);
+  int steep = ay > ax;
+  float mx = steep ? ay : ax, mn = steep ? ax : ay;
+  float q = mn / mx;
+  float q2 = q * q;
+  float p = __builtin_fmaf(KS_F(0x3B33710B), q2, KS_F(0xBC807748));
+  p = __builtin_fmaf(p, q2, KS_F(0x3D2CDAB2));
+  p = __builtin_fmaf(p, q2, KS_F(0xBD992D10));
+  p = __builtin_fmaf(p, q2, KS_F(0x3DD9EA6C));
+  p = __builtin_fmaf(p, q2, KS_F(0xBE117CB1));
+  p = __builtin_fmaf(p, q2, KS_F(0x3E4CBCE0));
+  p = __builtin_fmaf(p, q2, KS_F(0xBEAAAA7D));
+  float r = __builtin_fmaf(q2 * p, q, q);
+  int xneg = __builtin_bit_cast(int, x) < 0;
+  if (steep) r = ks_nv_halfpi_plus(xneg ? r : -r);
+  else if (xneg) r = __builtin_fmaf(KS_F(0x3FEEE581), KS_F(0x3FD774EB), -r);
+  if (ax == ay) r = xneg ? KS_F(0x4016CBE4) : KS_F(0x3F490FDB);
+  if (mx == 0.0f) r = xneg ? KS_F(0x40490FDB) : 0.0f;
+  float sum = ax + ay;
+  return !(ks_nv_fabs(sum) <= __builtin_inff()) ? sum : __builtin_copysignf(r, y);
+}
+// cbrt and rcbrt: e = 2^(-2/3 lg2|x|) (cbrt) or 2^(-1/3 lg2|x|) (rcbrt) from
+// lg2.approx and ex2.approx.ftz, then one Newton step; sign of x; 0 and Inf (where
+// x + x == x) give x + x, and for rcbrt its reciprocal Inf or 0 by flipping the
+// exponent bits.
+KS_IN float ks_nv_cbrtf(float x) {
+  KS_EXACT
+  float a = ks_nv_fabs(x);
+  float e = __nvvm_ex2_approx_ftz_f(ks_nv_lg2_(a) * KS_F(0xBF2AAAAB));
+  float u = a * e;
+  float v = e * u;
+  float r = __builtin_fmaf(u, __builtin_fmaf(u, -v, 1.0f) * KS_F(0x3EAAAAAB), u);
+  if (x < 0.0f) r = -r;
+  float d = x + x;
+  return d == x ? d : r;
+}
+KS_IN float ks_nv_rcbrtf(float x) {
+  KS_EXACT
+  float a = ks_nv_fabs(x);
+  float e = __nvvm_ex2_approx_ftz_f(ks_nv_lg2_(a) * KS_F(0xBEAAAAAB));
+  float e2 = e * e;
+  float u = a * e;
+  float r = __builtin_fmaf(__builtin_fmaf(e2, -u, 1.0f), e * KS_F(0x3EAAAAAB), e);
+  if (x < 0.0f) r = -r;
+  float d = x + x;
+  return d == x ? __builtin_bit_cast(float, __builtin_bit_cast(unsigned int, d) ^ 0x7F800000u) : r;
+}
+
 // expm1: j = rint(x log2 e) (0 when |x| < 0.41), r = x - j ln2 in two fmas,
 // expm1(r) = r + r^2 P(r); result fma(expm1(r), 2^j, 2^j - 1) with 2^j from
 // ex2.approx (exact for whole j); j = 128 is done as 2 (2^127 ...).
