@@ -1548,9 +1548,9 @@ KS_NV float __nv_rcbrtf(float a) { return ks_nv_rcbrtf(a); }
 KS_NV double __nv_rcbrt(double a) { return ks_rcbrt(a); }
 KS_NV float __nv_erff(float a) { return ks_nv_erff(a); }
 KS_NV double __nv_erf(double a) { return ks_erf(a); }
-KS_NV float __nv_erfcf(float a) { return (float)ks_erfc((double)a); }
+KS_NV float __nv_erfcf(float a) { return ks_nv_erfcf(a); }
 KS_NV double __nv_erfc(double a) { return ks_erfc(a); }
-KS_NV float __nv_erfcxf(float a) { return (float)ks_erfcx((double)a); }
+KS_NV float __nv_erfcxf(float a) { return ks_nv_erfcxf(a); }
 KS_NV double __nv_erfcx(double a) { return ks_erfcx(a); }
 KS_NV float __nv_erfinvf(float a) { return (float)ks_erfinv((double)a); }
 KS_NV double __nv_erfinv(double a) { return ks_erfinv(a); }

@@ -308,15 +308,17 @@ KS_IN float ks_nv_expm1f(float x) {
 // sinh and cosh: for |x| >= 1 (cosh: always) e = e^|x| / 2 as 2^(i-1) ex2(r) with
 // i = trunc(|x| log2 e) capped at 126, r = (|x| - i ln2) log2 e; sinh = 2e - 1/(8e),
 // cosh = 2e + 1/(8e) (div.approx). sinh below 1: x + x^3 P(x^2).
-KS_IN float ks_nv_halfexpf(float a) {
+KS_IN float ks_nv_exp_trunc(float a, unsigned int bias) {
   KS_EXACT
-  float i = ks_nv_trunc(__nvvm_mul_rn_f(a, KS_F(0x3FB8AA3B)));
+  float i = ks_nv_trunc(a * KS_F(0x3FB8AA3B));
   if (ks_nv_fabs(i) > 126.0f) i = __builtin_copysignf(126.0f, i);
   float r = __builtin_fmaf(i, KS_F(0xBF317218), a);
   r = __builtin_fmaf(i, KS_F(0x3102E308), r);
-  float s = __builtin_bit_cast(float, __builtin_bit_cast(int, i + KS_F(0x4B40007D)) << 23);
+  float s = __builtin_bit_cast(float, __builtin_bit_cast(int, i + KS_F(bias)) << 23);
   return __nvvm_ex2_approx_ftz_f(r * KS_F(0x3FB8AA3B)) * s;
 }
+// e^a / 2 (the bias 0x4B40007D puts 2^(i-1) in the exponent; 0x4B40007F gives e^a).
+KS_IN float ks_nv_halfexpf(float a) { return ks_nv_exp_trunc(a, 0x4B40007Du); }
 KS_IN float ks_nv_sinhf(float x) {
   KS_EXACT
   float a = ks_nv_fabs(x);
@@ -371,6 +373,75 @@ KS_IN float ks_nv_erff(float x) {
   float r = __builtin_fmaf(p, u, u);
   if (hi) r = __builtin_copysignf(1.0f - __nvvm_ex2_approx_ftz_f(r), x);
   return r;
+}
+
+KS_IN float ks_nv_div_approx(float a, float b) { return KS_FTZ ? __nvvm_div_approx_ftz_f(a, b) : __nvvm_div_approx_f(a, b); }
+KS_IN float ks_nv_mul_rz(float a, float b) { return KS_FTZ ? __nvvm_mul_rz_ftz_f(a, b) : __nvvm_mul_rz_f(a, b); }
+// erfcx(a) for 0 <= a < 10.055: z = (a - 4)/(a + 4) (rcp.approx and two corrections),
+// P(z) of degree 10, then P / (1 + 2a) with rcp.approx and one correction.
+KS_IN float ks_nv_erfcx_core(float a) {
+  KS_EXACT
+  float rc = __nvvm_rcp_approx_ftz_f(a + 4.0f);
+  float q = (a + -4.0f) * rc;
+  float z = __builtin_fmaf(rc, __builtin_fmaf(-q, a, __builtin_fmaf(-4.0f, q + 1.0f, a)), q);
+  float p = __builtin_fmaf(KS_F(0x3A69A091), z, KS_F(0x3BE6E05B));
+  p = __builtin_fmaf(p, z, KS_F(0xBC81FB4B));
+  p = __builtin_fmaf(p, z, KS_F(0x3D15373B));
+  p = __builtin_fmaf(p, z, KS_F(0xBD887C5A));
+  p = __builtin_fmaf(p, z, KS_F(0x3DC021D5));
+  p = __builtin_fmaf(p, z, KS_F(0xBDCED424));
+  p = __builtin_fmaf(p, z, KS_F(0x3D8B74DE));
+  p = __builtin_fmaf(p, z, KS_F(0x3C7BF170));
+  p = __builtin_fmaf(p, z, KS_F(0xBE0EF8D4));
+  p = __builtin_fmaf(p, z, KS_F(0x3F9DD2C9));
+  float r2 = __nvvm_rcp_approx_ftz_f(__builtin_fmaf(2.0f, a, 1.0f));
+  float g = p * r2;
+  float k = __builtin_fmaf(a, g * -2.0f, p) - g;
+  return __builtin_fmaf(k, r2, g);
+}
+// erfc: erfcx(|x|) e^(-x^2), the exponential with the rounding error of x^2 folded
+// in (fma(e, x^2 - fl(x^2), e)); 0 above 10.055; 2 - erfc(|x|) for x < 0.
+KS_IN float ks_nv_erfcf(float x) {
+  KS_EXACT
+  float a = ks_nv_fabs(x);
+  float ec = ks_nv_erfcx_core(a);
+  float a2 = a * a;
+  float e = ks_nv_exp_trunc(-a2, 0x4B40007Fu);
+  float r = ec * __builtin_fmaf(e, __builtin_fmaf(-a, a, a2), e);
+  if (a > KS_F(0x4120E148)) r = 0.0f;
+  return x < 0.0f ? 2.0f - r : r;
+}
+// erfcx: the core below 10.055, else the asymptotic series 1/(a sqrt pi) Q(1/a^2)
+// (1/a by div.approx of 1/4 by a/4); for x < 0, 2 e^(x^2) - erfcx(|x|) with x^2 split
+// into its round-toward-zero value and the rest, the exponential as expf's.
+KS_IN float ks_nv_erfcxf(float x) {
+  KS_EXACT
+  float a = ks_nv_fabs(x);
+  float ec;
+  if (a < KS_F(0x4120E148)) {
+    ec = ks_nv_erfcx_core(a);
+  } else {
+    float q = ks_nv_div_approx(0.25f, a * 0.25f);
+    float q2 = q * q;
+    float p = __builtin_fmaf(KS_F(0x40D20000), q2, KS_F(0xBFF00000));
+    p = __builtin_fmaf(p, q2, 0.75f);
+    p = __builtin_fmaf(p, q2, -0.5f);
+    p = __builtin_fmaf(p, q2, 1.0f);
+    ec = (q * KS_F(0x3F106EBB)) * p;
+  }
+  if (x < 0.0f) {
+    float a2 = ks_nv_mul_rz(a, a);
+    float c = __builtin_fmaf(a, a, -a2);
+    float t = ks_nv_sat(__builtin_fmaf(a2, KS_F(0x3BBB989D), 0.5f));
+    float j = ks_nv_fma_rm(t, 252.0f, KS_F(0x4B400001));
+    float i = j + KS_F(0xCB40007F);
+    float r = __builtin_fmaf(a2, KS_F(0x32A57060), __builtin_fmaf(a2, KS_F(0x3FB8AA3B), -i));
+    float s = __builtin_bit_cast(float, __builtin_bit_cast(int, j) << 23);
+    float e = __nvvm_ex2_approx_ftz_f(r);
+    float big = __builtin_fmaf(e, s, e * s);
+    ec = big == __builtin_inff() ? big : __builtin_fmaf(big, c, big) - ec;
+  }
+  return ec;
 }
 
 #endif
