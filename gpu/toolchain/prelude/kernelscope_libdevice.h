@@ -1552,13 +1552,13 @@ KS_NV float __nv_erfcf(float a) { return ks_nv_erfcf(a); }
 KS_NV double __nv_erfc(double a) { return ks_erfc(a); }
 KS_NV float __nv_erfcxf(float a) { return ks_nv_erfcxf(a); }
 KS_NV double __nv_erfcx(double a) { return ks_erfcx(a); }
-KS_NV float __nv_erfinvf(float a) { return (float)ks_erfinv((double)a); }
+KS_NV float __nv_erfinvf(float a) { return ks_nv_erfinvf(a); }
 KS_NV double __nv_erfinv(double a) { return ks_erfinv(a); }
-KS_NV float __nv_erfcinvf(float a) { return (float)ks_erfcinv((double)a); }
+KS_NV float __nv_erfcinvf(float a) { return ks_nv_erfcinvf(a); }
 KS_NV double __nv_erfcinv(double a) { return ks_erfcinv(a); }
-KS_NV float __nv_normcdff(float a) { return (float)ks_normcdf((double)a); }
+KS_NV float __nv_normcdff(float a) { return ks_nv_normcdff(a); }
 KS_NV double __nv_normcdf(double a) { return ks_normcdf(a); }
-KS_NV float __nv_normcdfinvf(float a) { return (float)ks_normcdfinv((double)a); }
+KS_NV float __nv_normcdfinvf(float a) { return ks_nv_normcdfinvf(a); }
 KS_NV double __nv_normcdfinv(double a) { return ks_normcdfinv(a); }
 KS_NV float __nv_atan2f(float y, float x) { return ks_nv_atan2f(y, x); }
 KS_NV double __nv_atan2(double y, double x) { return ks_atan2(y, x); }

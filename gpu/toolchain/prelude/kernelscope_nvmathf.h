@@ -444,4 +444,78 @@ KS_IN float ks_nv_erfcxf(float x) {
   return ec;
 }
 
+// normcdf: erfc(-x/sqrt 2) / 2 with x clamped to +-14.5, -x/sqrt 2 as a head h and a
+// tail (two fmas) summed to t; below x = -1 one correction for the tail:
+// erfc(t) + (-2t erfc(t)) ((h - t) + tail).
+KS_IN float ks_nv_normcdff(float x) {
+  KS_EXACT
+  float xc = ks_nv_fabs(x) > KS_F(0x41680000) ? __builtin_copysignf(KS_F(0x41680000), x) : x;
+  float h = xc * KS_F(0xBF3504F3);
+  float lo = __builtin_fmaf(xc, KS_F(0xB24FE77A), __builtin_fmaf(xc, KS_F(0xBF3504F3), -h));
+  float t = h + lo;
+  float r = ks_nv_erfcf(t);
+  if (xc < -1.0f) r = __builtin_fmaf((t * -2.0f) * r, (h - t) + lo, r);
+  return r * 0.5f;
+}
+// P(-lg2(w)) of erfinv's central branch (nine coefficients).
+KS_IN float ks_nv_erfinv_p(float n) {
+  KS_EXACT
+  float p = __builtin_fmaf(KS_F(0xAF8A6370), n, KS_F(0x3221F645));
+  p = __builtin_fmaf(p, n, KS_F(0xB4016FDA));
+  p = __builtin_fmaf(p, n, KS_F(0x3468F846));
+  p = __builtin_fmaf(p, n, KS_F(0x370742AA));
+  p = __builtin_fmaf(p, n, KS_F(0xB804DB4D));
+  p = __builtin_fmaf(p, n, KS_F(0xBA4AFEA1));
+  p = __builtin_fmaf(p, n, KS_F(0x3BB5C027));
+  p = __builtin_fmaf(p, n, KS_F(0x3E24AE0F));
+  return __builtin_fmaf(p, n, KS_F(0x3F62DFC4));
+}
+// erfinv: n = -lg2(1 - x^2) (lg2.approx.ftz); x P(n); for n > 8.2 the tail branch
+// s Q(1/sqrt s) with s = n (rsqrt.approx), n itself when 1 - x^2 = 0; sign of x.
+KS_IN float ks_nv_erfinvf(float x) {
+  KS_EXACT
+  float l = __nvvm_lg2_approx_ftz_f(__builtin_fmaf(x, -x, 1.0f));
+  float n = -l;
+  float r = x * ks_nv_erfinv_p(n);
+  if (l < KS_F(0xC1033333)) {
+    float rs = __nvvm_rsqrt_approx_ftz_f(n);
+    float q = __builtin_fmaf(KS_F(0xBF1704A1), rs, KS_F(0xBF29BAA5));
+    q = __builtin_fmaf(q, rs, KS_F(0x3FCC6ADC));
+    q = __builtin_fmaf(q, rs, KS_F(0xBF2CDAED));
+    q = __builtin_fmaf(q, rs, KS_F(0xBDC30537));
+    q = __builtin_fmaf(q, rs, KS_F(0x3F55D9B9));
+    float v = (rs * n) * q;
+    r = __builtin_copysignf(l == -__builtin_inff() ? n : v, x);
+  }
+  return r;
+}
+// erfcinv(x) = erfinv(1 - x): for x in [0.0034, 1.9966] the central polynomial at
+// n = -lg2((2 - x) x), times 1 - x; outside, the tail polynomial in 1/sqrt(-lg2 u)
+// with u = x or 2 - x (above 1, where the result is negative).
+KS_IN float ks_nv_erfcinvf(float x) {
+  KS_EXACT
+  float nx = -x;
+  float t = 2.0f + nx;
+  if (x >= KS_F(0x3B5ED289) && x <= KS_F(0x3FFF9097)) {
+    float p = ks_nv_erfinv_p(-__nvvm_lg2_approx_ftz_f(t * x));
+    return __builtin_fmaf(p, nx, p);
+  }
+  int g = x > 1.0f;
+  float l = ks_nv_lg2_(g ? t : x);
+  float n = -l;
+  float rs = __nvvm_rsqrt_approx_ftz_f(n);
+  float q = __builtin_fmaf(KS_F(0xC27C73F1), rs, KS_F(0x42FEF829));
+  q = __builtin_fmaf(q, rs, KS_F(0xC2E4361C));
+  q = __builtin_fmaf(q, rs, KS_F(0x42714D9B));
+  q = __builtin_fmaf(q, rs, KS_F(0xC1AE51B3));
+  q = __builtin_fmaf(q, rs, KS_F(0x40CEF504));
+  q = __builtin_fmaf(q, rs, KS_F(0xBFEA9E05));
+  q = __builtin_fmaf(q, rs, KS_F(0xBCF871F4));
+  q = __builtin_fmaf(q, rs, KS_F(0x3F553775));
+  float m = l == -__builtin_inff() ? n : rs * n;
+  return q * (g ? -m : m);
+}
+// normcdfinv(x) = -sqrt 2 erfcinv(2x), the product as fma(-sqrt 2, r, 0).
+KS_IN float ks_nv_normcdfinvf(float x) { KS_EXACT return __builtin_fmaf(KS_F(0xBFB504F3), ks_nv_erfcinvf(x + x), 0.0f); }
+
 #endif
