@@ -861,7 +861,7 @@ KS_NV float __nv_expm1f(float a) { return ks_nv_expm1f(a); }
 KS_NV float __nv_log1pf(float a) { return ks_nv_log1pf(a); }
 KS_NV float __nv_sinhf(float a) { return ks_nv_sinhf(a); }
 KS_NV float __nv_coshf(float a) { return ks_nv_coshf(a); }
-KS_NV float __nv_hypotf(float a, float b) { return ks_hypotf(a, b); }
+KS_NV float __nv_hypotf(float a, float b) { return ks_nv_hypotf(a, b); }
 
 #if defined(__CLANG_GPU_APPROX_TRANSCENDENTALS__)
 // -use_fast_math: like nvcc, expf, exp2f, log10f and powf become the fast intrinsics
@@ -1565,13 +1565,11 @@ KS_NV double __nv_atan2(double y, double x) { return ks_atan2(y, x); }
 KS_NV double __nv_sinpi(double a) { double s, c; ks_sincospi(a, &s, &c); return s; }
 KS_NV double __nv_cospi(double a) { double s, c; ks_sincospi(a, &s, &c); return c; }
 KS_NV void __nv_sincospi(double a, double *s, double *c) { ks_sincospi(a, s, c); }
-KS_NV float __nv_sinpif(float a) { double s, c; ks_sincospi((double)a, &s, &c); return (float)s; }
-KS_NV float __nv_cospif(float a) { double s, c; ks_sincospi((double)a, &s, &c); return (float)c; }
+KS_NV float __nv_sinpif(float a) { return ks_nv_sinpif(a); }
+KS_NV float __nv_cospif(float a) { return ks_nv_cospif(a); }
 KS_NV void __nv_sincospif(float a, float *s, float *c) {
-  double sd, cd;
-  ks_sincospi((double)a, &sd, &cd);
-  *s = (float)sd;
-  *c = (float)cd;
+  *s = ks_nv_sinpif(a);
+  *c = ks_nv_cospif(a);
 }
 KS_NV double __nv_hypot(double a, double b) { double v[2] = {a, b}; return ks_norm(v, 2); }
 KS_NV double __nv_rhypot(double a, double b) { double v[2] = {a, b}; return ks_rnorm(v, 2); }

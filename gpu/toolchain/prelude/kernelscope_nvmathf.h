@@ -518,4 +518,62 @@ KS_IN float ks_nv_erfcinvf(float x) {
 // normcdfinv(x) = -sqrt 2 erfcinv(2x), the product as fma(-sqrt 2, r, 0).
 KS_IN float ks_nv_normcdfinvf(float x) { KS_EXACT return __builtin_fmaf(KS_F(0xBFB504F3), ks_nv_erfcinvf(x + x), 0.0f); }
 
+// sin(pi x) and cos(pi x): j = rint(2x), r = x - j/2 in [-1/4, 1/4], sin(pi r) =
+// pi r + r^3 A(r^2) and cos(pi r) = B(r^2) (two interleaved Horner chains), the
+// quadrant from j (+1 for cos); sinpi of a whole number is x * 0 (signed zero), cospi
+// of |x| > 2^24 is taken at x * 0.
+KS_IN float ks_nv_sincospi_q(float x, int c) {
+  KS_EXACT
+  float j = ks_nv_rint(x + x);
+  int q = (int)j + c;
+  float r = __builtin_fmaf(-j, 0.5f, x);
+  float r2 = r * r;
+  float pa = __builtin_fmaf(KS_F(0xBF17ACC9), r2, KS_F(0x40233590));
+  float pb = __builtin_fmaf(KS_F(0x3E684E12), r2, KS_F(0xBFAAD2E0));
+  pa = __builtin_fmaf(pa, r2, KS_F(0xC0A55DF6));
+  pb = __builtin_fmaf(pb, r2, KS_F(0x4081E0CF));
+  float r3 = __builtin_fmaf(r2, r, 0.0f);
+  pb = __builtin_fmaf(pb, r2, KS_F(0xC09DE9E6));
+  float sn = __builtin_fmaf(pa, r3, 0.0f);
+  float cs = __builtin_fmaf(pb, r2, 1.0f);
+  sn = __builtin_fmaf(KS_F(0x40490FDB), r, sn);
+  float v = (q & 1) ? cs : sn;
+  return (q & 2) == 0 ? v : 0.0f - v;
+}
+KS_IN float ks_nv_sinpif(float x) {
+  KS_EXACT
+  float v = ks_nv_sincospi_q(x, 0);
+  return ks_nv_trunc(x) == x ? x * 0.0f : v;
+}
+KS_IN float ks_nv_cospif(float x) {
+  KS_EXACT
+  if (ks_nv_fabs(x) > KS_F(0x4B800000)) x = x * 0.0f;
+  return ks_nv_sincospi_q(x, 1);
+}
+// sqrt as nvcc's libdevice takes it: sqrt.rn, or sqrt.approx.ftz under -use_fast_math
+// (which implies -prec-sqrt=false).
+KS_IN float ks_nv_sqrt(float x) {
+#if defined(__CLANG_GPU_APPROX_TRANSCENDENTALS__)
+  return __nvvm_sqrt_approx_ftz_f(x);
+#else
+  return KS_FTZ ? __nvvm_sqrt_rn_ftz_f(x) : __nvvm_sqrt_rn_f(x);
+#endif
+}
+// hypot: both magnitudes scaled by a power of two from the larger one's exponent
+// (its bits masked to an even exponent), sqrt(b^2 + a^2) scaled back; a zero smaller
+// argument gives the larger, an infinite smaller one Inf.
+KS_IN float ks_nv_hypotf(float x, float y) {
+  KS_EXACT
+  int bx = __builtin_bit_cast(int, ks_nv_fabs(x)), by = __builtin_bit_cast(int, ks_nv_fabs(y));
+  int imn = by < bx ? by : bx, imx = by < bx ? bx : by;
+  float mn = __builtin_bit_cast(float, imn), mx = __builtin_bit_cast(float, imx);
+  int e = imx & (int)0xFE000000;
+  float sc = __builtin_bit_cast(float, 0x7E800000 - e);
+  float a = mn * sc, b = mx * sc;
+  float r = ks_nv_sqrt(__builtin_fmaf(b, b, a * a)) * __builtin_bit_cast(float, e | 0x800000);
+  if (mn == 0.0f) r = mx;
+  if (mn == __builtin_inff()) r = __builtin_inff();
+  return r;
+}
+
 #endif
