@@ -882,7 +882,7 @@ KS_NV float __nv_expf(float a) { return ks_nv_expf(a); }
 KS_NV float __nv_exp10f(float a) { return ks_nv_exp10f(a); }
 KS_NV float __nv_exp2f(float a) { return ks_nv_exp2f(a); }
 KS_NV float __nv_log10f(float a) { return ks_nv_logf_q(a, 2); }
-KS_NV float __nv_powf(float a, float b) { return ks_powf(a, b); }
+KS_NV float __nv_powf(float a, float b) { return ks_nv_powf(a, b); }
 KS_NV float __nv_tanhf(float a) { return ks_nv_tanhf(a); }
 #endif
 KS_NV float __nv_logf(float a) { return ks_nv_logf_q(a, 0); }

@@ -27,6 +27,7 @@ KS_IN float ks_nv_add_rz(float a, float b) { return KS_FTZ ? __nvvm_add_rz_ftz_f
 KS_IN float ks_nv_trunc(float x) { return KS_FTZ ? __nvvm_trunc_ftz_f(x) : __nvvm_trunc_f(x); }
 KS_IN float ks_nv_rint(float x) { return KS_FTZ ? __nvvm_round_ftz_f(x) : __nvvm_round_f(x); }
 KS_IN float ks_nv_fabs(float x) { return __builtin_fabsf(x); }
+KS_IN float ks_nv_floor(float x) { return KS_FTZ ? __nvvm_floor_ftz_f(x) : __nvvm_floor_f(x); }
 
 // 2^x for x = i + r: t = sat(x log2(e) / 256 + 1/2) places x's integer part in the
 // low bits of j = 1.5 2^23 + 1 + floor(252 t) (rounding down); j - (1.5 2^23 + 127)
@@ -574,6 +575,71 @@ KS_IN float ks_nv_hypotf(float x, float y) {
   if (mn == 0.0f) r = mx;
   if (mn == __builtin_inff()) r = __builtin_inff();
   return r;
+}
+
+// pow(x, y) = 2^(y log2|x|): log2|x| in double-float (head s, tail sl) from
+// u = 2f/(m + 1) (rcp.approx, one correction c) with m in [1/sqrt 2, sqrt 2) and
+// f = m - 1: log2 m = u log2 e + u^3 P(u^2) + c log2 e; y times that as a head P and
+// tail; 2^P = 2^k Q(P - k + tail) with k = rint(P), scaled in two steps; |P| > 152
+// gives 0 or Inf. Special cases as IEEE/CUDA: x = 1 or y = 0: 1; NaN: x + y;
+// x = 0 or |x| = Inf: by the sign of y and whether y is an odd integer; x = -1,
+// |y| = Inf: 1; x < 0: the sign from y odd, NaN for y not whole.
+KS_IN float ks_nv_powf(float x, float y) {
+  KS_EXACT
+  float yh = ks_nv_trunc(y * 0.5f);
+  float yodd = ks_nv_fabs(y - (yh + yh));
+  float ax = ks_nv_fabs(x);
+  int sub = ax < KS_F(0x00800000);
+  float a = sub ? ax * KS_F(0x4B800000) : ax;
+  float e0 = sub ? KS_F(0xC1C00000) : 0.0f;  // -24
+  int ia = __builtin_bit_cast(int, a);
+  int ie = (ia - 0x3F3504F3) & (int)0xFF800000;
+  float m = __builtin_bit_cast(float, ia - ie);
+  float e = __builtin_fmaf((float)ie, KS_F(0x34000000), e0);
+  float fm = m + -1.0f;
+  float rc = __nvvm_rcp_approx_ftz_f(m + 1.0f);
+  float u = (fm + fm) * rc;
+  float u2 = u * u;
+  float d = fm - u;
+  float c = rc * __builtin_fmaf(-u, fm, d + d);
+  float p = __builtin_fmaf(KS_F(0x3A2C32E4), u2, KS_F(0x3B52E7DB));
+  p = __builtin_fmaf(p, u2, KS_F(0x3C93BB73));
+  p = __builtin_fmaf(p, u2, KS_F(0x3DF6384F));
+  p = p * u2;
+  float hi = __builtin_fmaf(u, KS_F(0x3FB8AA3B), e);
+  float lo = __builtin_fmaf(u, KS_F(0x3FB8AA3B), e - hi);
+  lo = __builtin_fmaf(c, KS_F(0x3FB8AA3B), lo);
+  lo = __builtin_fmaf(u, KS_F(0x32A55E34), lo);
+  lo = __builtin_fmaf(p * 3.0f, c, lo);
+  lo = __builtin_fmaf(p, u, lo);
+  float sh = hi + lo;
+  float sl = lo + -(sh + -hi);
+  float ph = sh * y;
+  float pl = __builtin_fmaf(sl, y, __builtin_fmaf(sh, y, -ph));
+  float k = ks_nv_rint(ph);
+  float fr = pl + (ph - k);
+  float q = __builtin_fmaf(KS_F(0x391FCB8E), fr, KS_F(0x3AAF85ED));
+  q = __builtin_fmaf(q, fr, KS_F(0x3C1D9856));
+  q = __builtin_fmaf(q, fr, KS_F(0x3D6357BB));
+  q = __builtin_fmaf(q, fr, KS_F(0x3E75FDEC));
+  q = __builtin_fmaf(q, fr, KS_F(0x3F317218));
+  q = __builtin_fmaf(q, fr, 1.0f);
+  int ik = (int)k;
+  int shift = k > 0.0f ? 0 : (int)0x83000000;
+  float r = q * __builtin_bit_cast(float, shift + 0x7F000000);
+  r = r * __builtin_bit_cast(float, (ik << 23) - shift);
+  if (ks_nv_fabs(ph) > KS_F(0x43180000)) r = ph < 0.0f ? 0.0f : __builtin_inff();
+  if (x == 1.0f || y == 0.0f) return 1.0f;
+  if (!(ax <= __builtin_inff()) || !(ks_nv_fabs(y) <= __builtin_inff())) return x + y;
+  if (x == 0.0f || ax == __builtin_inff()) {
+    unsigned int b = __builtin_bit_cast(unsigned int, x + x);
+    if (y < 0.0f) b ^= 0x7F800000u;
+    return __builtin_bit_cast(float, yodd == 1.0f ? b : b & 0x7FFFFFFFu);
+  }
+  if (x == -1.0f && ks_nv_fabs(y) == __builtin_inff()) return 1.0f;
+  if (x >= 0.0f) return r;
+  float v = yodd == 1.0f ? -r : r;
+  return ks_nv_floor(y) != y ? KS_F(0x7FFFFFFF) : v;
 }
 
 #endif
