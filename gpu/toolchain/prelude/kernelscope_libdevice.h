@@ -848,15 +848,15 @@ KS_IN float ks_exp10f(float x) {
   if (x < -46.0f) return 0.0f;
   return (float)ks_exp((double)x * 2.302585092994046);
 }
-#if defined(__CLANG_GPU_APPROX_TRANSCENDENTALS__)
-KS_NV float __nv_tanf(float a) { return __nv_fast_tanf(a); }  // nvcc -use_fast_math: __tanf
-#else
-KS_NV float __nv_tanf(float a) { return ks_tanf(a); }
-#endif
 // The float functions of kernelscope_nvmathf.h follow nvcc's operation sequences
 // (bit-exact with the H200: docs/special-functions.md section 6); the ks_* versions
 // above stay as the prelude's own algorithms that other functions build on.
 #include "kernelscope_nvmathf.h"
+#if defined(__CLANG_GPU_APPROX_TRANSCENDENTALS__)
+KS_NV float __nv_tanf(float a) { return __nv_fast_tanf(a); }  // nvcc -use_fast_math: __tanf
+#else
+KS_NV float __nv_tanf(float a) { return ks_nv_tanf(a); }
+#endif
 KS_NV float __nv_expm1f(float a) { return ks_nv_expm1f(a); }
 KS_NV float __nv_log1pf(float a) { return ks_nv_log1pf(a); }
 KS_NV float __nv_sinhf(float a) { return ks_nv_sinhf(a); }
@@ -887,9 +887,9 @@ KS_NV float __nv_tanhf(float a) { return ks_nv_tanhf(a); }
 #endif
 KS_NV float __nv_logf(float a) { return ks_nv_logf_q(a, 0); }
 KS_NV float __nv_log2f(float a) { return ks_nv_logf_q(a, 1); }
-KS_NV float __nv_sinf(float a) { return ks_sinf(a); }
-KS_NV float __nv_cosf(float a) { return ks_cosf(a); }
-KS_NV void __nv_sincosf(float a, float *s, float *c) { *s = ks_sinf(a); *c = ks_cosf(a); }
+KS_NV float __nv_sinf(float a) { return ks_nv_sinf(a); }
+KS_NV float __nv_cosf(float a) { return ks_nv_cosf(a); }
+KS_NV void __nv_sincosf(float a, float *s, float *c) { *s = ks_nv_sinf(a); *c = ks_nv_cosf(a); }
 KS_NV double __nv_exp(double a) { return ks_exp(a); }
 KS_NV double __nv_exp2(double a) { return ks_exp2(a); }
 KS_NV double __nv_log(double a) { return ks_log(a); }

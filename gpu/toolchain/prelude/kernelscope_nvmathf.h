@@ -642,4 +642,94 @@ KS_IN float ks_nv_powf(float x, float y) {
   return ks_nv_floor(y) != y ? KS_F(0x7FFFFFFF) : v;
 }
 
+// Reduces x to r with x = q pi/2 + r as nvcc's sinf, cosf and tanf do: q = rint(x 2/pi)
+// and r = x - q pi/2 in three fmas (Cody-Waite) below 105615; above, Payne-Hanek: the
+// significand times the first 192 bits of 2/pi (ks_two_over_pi, six 32-bit partial
+// products), 64 bits taken at the exponent, q from the top two (rounded by the next),
+// the rest as a signed 64-bit integer times pi/2 2^-64 in double, to float. Inf: NaN.
+KS_IN float ks_nv_trig_reduce(float x, int *qp) {
+  KS_EXACT
+  int q = __nvvm_f2i_rn(x * KS_F(0x3F22F983));
+  float jf = (float)q;
+  float r = __builtin_fmaf(jf, KS_F(0xBFC90FDA), x);
+  r = __builtin_fmaf(jf, KS_F(0xB3A22168), r);
+  r = __builtin_fmaf(jf, KS_F(0xA7C234C5), r);
+  float a = ks_nv_fabs(x);
+  if (a >= KS_F(0x47CE4780)) {
+    if (a == __builtin_inff()) {
+      r = x * 0.0f;
+      q = 0;
+    } else {
+      unsigned int b = __builtin_bit_cast(unsigned int, x);
+      int e = (int)((b >> 23) & 255u) - 128;
+      unsigned int m = (b << 8) | 0x80000000u;
+      unsigned int w = (unsigned int)e >> 5;
+      unsigned int part[7];
+      unsigned long long carry = 0;
+      for (int i = 0; i < 6; i++) {
+        unsigned long long pr = (unsigned long long)ks_two_over_pi[6 - i] * m + carry;
+        part[i] = (unsigned int)pr;
+        carry = pr >> 32;
+      }
+      part[6] = (unsigned int)carry;
+      unsigned int hi = part[6 - w], mid = part[5 - w];
+      unsigned int sh = (unsigned int)e & 31u;
+      if (sh != 0) {
+        hi = (hi << sh) + (mid >> (32 - sh));
+        mid = (mid << sh) + (part[4 - w] >> (32 - sh));
+      }
+      unsigned int sign = b & 0x80000000u;
+      unsigned int t = (mid >> 30) | (hi << 2);
+      unsigned int rb = t >> 31;
+      int qq = (int)(rb + (hi >> 30));
+      q = sign == 0 ? qq : -qq;
+      unsigned int sg = rb != 0 ? sign ^ 0x80000000u : sign;
+      unsigned int mask = rb != 0 ? 0xFFFFFFFFu : 0u;
+      long long v = (long long)(((unsigned long long)(t ^ mask) << 32) | ((mid << 2) ^ mask));
+      float rf = (float)((double)v * __builtin_bit_cast(double, 0x3BF921FB54442D19ull));
+      r = sg == 0 ? rf : -rf;
+    }
+  }
+  *qp = q;
+  return r;
+}
+// sin (q even) or cos (q odd) of r in [-pi/4, pi/4]: r + r^3 S(r^2) or 1 + r^2 C(r^2),
+// one Horner chain with selected coefficients; negated for q & 2.
+KS_IN float ks_nv_sincos_poly(float r, int q) {
+  KS_EXACT
+  int odd = q & 1;
+  float t = odd ? 1.0f : r;
+  float r2 = r * r;
+  float p = odd ? __builtin_fmaf(KS_F(0x37CBAC00), r2, KS_F(0xBAB607ED)) : KS_F(0xB94D4153);
+  p = __builtin_fmaf(p, r2, odd ? KS_F(0x3D2AAABB) : KS_F(0x3C0885E4));
+  p = __builtin_fmaf(p, r2, odd ? KS_F(0xBEFFFFFF) : KS_F(0xBE2AAAA8));
+  float v = __builtin_fmaf(p, __builtin_fmaf(r2, t, 0.0f), t);
+  return (q & 2) ? __builtin_fmaf(v, -1.0f, 0.0f) : v;
+}
+KS_IN float ks_nv_sinf(float x) {
+  int q;
+  float r = ks_nv_trig_reduce(x, &q);
+  return ks_nv_sincos_poly(r, q);
+}
+KS_IN float ks_nv_cosf(float x) {
+  int q;
+  float r = ks_nv_trig_reduce(x, &q);
+  return ks_nv_sincos_poly(r, q + 1);
+}
+// tan: r + r^3 T(r^2) (r itself at |r| = 4.9e-4, as nvcc), -1/that (rcp.approx) for odd q.
+KS_IN float ks_nv_tanf(float x) {
+  KS_EXACT
+  int q;
+  float r = ks_nv_trig_reduce(x, &q);
+  float r2 = r * r;
+  float p = __builtin_fmaf(KS_F(0x3C190000), r2, KS_F(0x3B560000));
+  p = __builtin_fmaf(p, r2, KS_F(0x3CC70000));
+  p = __builtin_fmaf(p, r2, KS_F(0x3D5B0000));
+  p = __builtin_fmaf(p, r2, KS_F(0x3E089438));
+  p = __builtin_fmaf(p, r2, KS_F(0x3EAAAA88));
+  float t = __builtin_fmaf(p, r2 * r, r);
+  if (ks_nv_fabs(r) == KS_F(0x3A00B43C)) t = r;
+  return (q & 1) ? __nvvm_rcp_approx_ftz_f(-t) : t;
+}
+
 #endif
