@@ -732,4 +732,110 @@ KS_IN float ks_nv_tanf(float x) {
   return (q & 1) ? __nvvm_rcp_approx_ftz_f(-t) : t;
 }
 
+// 2^(h + l) for a head h and a small tail l: k = rint(h), Q(h - k + l) times 2^k in two
+// scaling steps (powf's and tgammaf's final step).
+KS_IN float ks_nv_exp2_split(float h, float l) {
+  KS_EXACT
+  float k = ks_nv_rint(h);
+  float fr = (h - k) + l;
+  float q = __builtin_fmaf(KS_F(0x391FCB8E), fr, KS_F(0x3AAF85ED));
+  q = __builtin_fmaf(q, fr, KS_F(0x3C1D9856));
+  q = __builtin_fmaf(q, fr, KS_F(0x3D6357BB));
+  q = __builtin_fmaf(q, fr, KS_F(0x3E75FDEC));
+  q = __builtin_fmaf(q, fr, KS_F(0x3F317218));
+  q = __builtin_fmaf(q, fr, 1.0f);
+  int ik = (int)k;
+  int shift = k > 0.0f ? 0 : (int)0x83000000;
+  float r = q * __builtin_bit_cast(float, shift + 0x7F000000);
+  return r * __builtin_bit_cast(float, (ik << 23) - shift);
+}
+// tgamma: |x| < 1.5: 1 / (h + h f P(f)) with f = x - rint(x) and h from x (div.approx);
+// otherwise Stirling: sqrt(2 pi) 2^((a - 1/2) log2 a - a log2 e) (1 + S(1/a)/a) with
+// the exponent in double-float (a clamped to 41.1; above 33 the power is split, 2^48
+// and 2^-48, to stay in range); for x < 0 the reflection pi / (x sin(pi x) Gamma(-x))
+// with sinpi as sinpif's polynomial. Negative whole numbers: NaN; x < -41.1: +-0 by
+// the parity of trunc(x).
+KS_IN float ks_nv_tgammaf(float x) {
+  KS_EXACT
+  float a0 = ks_nv_fabs(x);
+  float res;
+  if (!(a0 >= 1.5f)) {
+    float f = x == 0.0f ? x : x - ks_nv_rint(x);
+    float g = x < -0.5f ? x : 1.0f;
+    float h = x <= 0.5f ? g * f : g;
+    float p = __builtin_fmaf(KS_F(0xBA8C9F66), f, KS_F(0x3BE903D7));
+    p = __builtin_fmaf(p, f, KS_F(0xBC1E00B0));
+    p = __builtin_fmaf(p, f, KS_F(0xBD2CC522));
+    p = __builtin_fmaf(p, f, KS_F(0x3E2A89B3));
+    p = __builtin_fmaf(p, f, KS_F(0xBD2C0C05));
+    p = __builtin_fmaf(p, f, KS_F(0xBF27E7A2));
+    p = __builtin_fmaf(p, f, KS_F(0x3F13C468));
+    res = ks_nv_div_approx(1.0f, __builtin_fmaf(__builtin_fmaf(p, h, 0.0f), f, h));
+    if (!(x < 0.0f)) return res;
+  } else {
+    int neg = x < 0.0f;
+    float xc = a0 > KS_F(0x42246666) ? KS_F(0x42246666) : x;
+    float ac = ks_nv_fabs(xc);
+    // log2(ac) as a head sh and a tail sl (powf's reduction, without its last term)
+    int sub = ac < KS_F(0x00800000);
+    float a = sub ? ac * KS_F(0x4B800000) : ac;
+    float e0 = sub ? KS_F(0xC1C00000) : 0.0f;
+    int ia = __builtin_bit_cast(int, a);
+    int ie = (ia - 0x3F3504F3) & (int)0xFF800000;
+    float m = __builtin_bit_cast(float, ia - ie);
+    float e = __builtin_fmaf((float)ie, KS_F(0x34000000), e0);
+    float fm = m + -1.0f;
+    float rc = __nvvm_rcp_approx_ftz_f(m + 1.0f);
+    float u = (fm + fm) * rc;
+    float u2 = u * u;
+    float d = fm - u;
+    float c = rc * __builtin_fmaf(-u, fm, d + d);
+    float p = __builtin_fmaf(KS_F(0x3A2C32E4), u2, KS_F(0x3B52E7DB));
+    p = __builtin_fmaf(p, u2, KS_F(0x3C93BB73));
+    p = __builtin_fmaf(p, u2, KS_F(0x3DF6384F));
+    p = p * u2;
+    float hi = __builtin_fmaf(u, KS_F(0x3FB8AA3B), e);
+    float lo = __builtin_fmaf(u, KS_F(0x3FB8AA3B), e - hi);
+    lo = __builtin_fmaf(c, KS_F(0x3FB8AA3B), lo);
+    lo = __builtin_fmaf(u, KS_F(0x32A55E34), lo);
+    lo = __builtin_fmaf(p, u, lo);
+    float sh = hi + lo;
+    float sl = lo + -(sh + -hi);
+    // (ac - 1/2) log2(ac) - ac log2(e), head s1 and tail t
+    float mh = ac + -0.5f;
+    float p1 = sh * mh;
+    float p1l = __builtin_fmaf(sl, mh, __builtin_fmaf(sh, mh, -p1));
+    float l1 = KS_F(0x3FB8AA3B) * ac;
+    float nl = -l1;
+    float l1l = __builtin_fmaf(KS_F(0x32A57060), ac, __builtin_fmaf(KS_F(0x3FB8AA3B), ac, nl));
+    float s1 = p1 + nl;
+    float ns2 = -(s1 + l1);
+    float b4 = (p1 + ns2) + (nl + -(s1 + ns2));
+    float t = (p1l - l1l) + b4;
+    int big = ac > KS_F(0x42040000);
+    float hh = neg ? (big ? KS_F(0x42400000) : -0.0f) - s1 : s1;
+    float ex = ks_nv_exp2_split(hh, neg ? -t : t) * KS_F(0x40206C99);
+    float ra = __nvvm_rcp_approx_ftz_f(ac);
+    float sp = __builtin_fmaf(KS_F(0x388F7971), ra, KS_F(0xB8543ED8));
+    sp = __builtin_fmaf(sp, ra, KS_F(0xB9DDA6BE));
+    sp = __builtin_fmaf(sp, ra, KS_F(0x3A820ABE));
+    sp = __builtin_fmaf(sp, ra, KS_F(0xB9920AFD));
+    sp = __builtin_fmaf(sp, ra, KS_F(0xBB2F4D64));
+    sp = __builtin_fmaf(sp, ra, KS_F(0x3B638732));
+    sp = __builtin_fmaf(sp, ra, KS_F(0x3DAAAAAC));
+    float st = ra * sp;
+    if (!neg) return __builtin_fmaf(st, ex, ex);
+    float w = __builtin_fmaf(st, xc, xc);
+    float sn = ks_nv_sincospi_q(ac, 0);
+    float pr = w * sn;
+    float prl = __builtin_fmaf(w, sn, -pr);
+    float ir = ks_nv_div_approx(1.0f, pr);
+    float v = __builtin_fmaf(ex, ir, -(ex * (prl * (ir * ir)))) * 0.5f;
+    res = big ? v * KS_F(0x27800000) : v;
+  }
+  if (ks_nv_trunc(x) == x) return KS_F(0x7FFFFFFF);
+  if (x >= KS_F(0xC2246666)) return res;
+  return ((int)x & 1) ? 0.0f : res;
+}
+
 #endif
