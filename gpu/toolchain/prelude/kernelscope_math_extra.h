@@ -232,7 +232,7 @@ KS_NV double __nv_tgamma(double x) {
   return KS_MX_PI / (s * g);
 }
 
-KS_NV float __nv_lgammaf(float x) { return (float)__nv_lgamma((double)x); }
+KS_NV float __nv_lgammaf(float x) { return ks_nv_lgammaf(x); }  // nvcc's sequence (kernelscope_nvmathf.h)
 KS_NV float __nv_tgammaf(float x) { return ks_nv_tgammaf(x); }  // nvcc's sequence (kernelscope_nvmathf.h)
 // asinhf, acoshf, atanhf: nvcc's sequences (kernelscope_nvmathf.h).
 KS_NV float __nv_asinhf(float x) { return ks_nv_asinhf(x); }
