@@ -49,7 +49,7 @@ func specialInputs(n int, double bool) []float64 {
 // that the Go replay computes.
 var nvSequenceF32 = map[string]bool{"atan": true, "asin": true, "acos": true, "cbrt": true, "rcbrt": true,
 	"sinpi": true, "cospi": true, "erf": true, "erfc": true, "erfcx": true, "erfinv": true, "erfcinv": true,
-	"normcdf": true, "normcdfinv": true, "atan2": true}
+	"normcdf": true, "normcdfinv": true, "atan2": true, "rhypot": true, "norm3d": true, "rnorm3d": true}
 
 // TestSpecialFunctionsSimulated: every special function of the prelude, float and
 // double, compiled by clang and simulated, returns the bits of its Go replay (whose

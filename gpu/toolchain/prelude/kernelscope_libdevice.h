@@ -1577,9 +1577,9 @@ KS_NV double __nv_norm3d(double a, double b, double c) { double v[3] = {a, b, c}
 KS_NV double __nv_rnorm3d(double a, double b, double c) { double v[3] = {a, b, c}; return ks_rnorm(v, 3); }
 KS_NV double __nv_norm4d(double a, double b, double c, double d) { double v[4] = {a, b, c, d}; return ks_norm(v, 4); }
 KS_NV double __nv_rnorm4d(double a, double b, double c, double d) { double v[4] = {a, b, c, d}; return ks_rnorm(v, 4); }
-KS_NV float __nv_rhypotf(float a, float b) { double v[2] = {a, b}; return (float)ks_rnorm(v, 2); }
-KS_NV float __nv_norm3df(float a, float b, float c) { double v[3] = {a, b, c}; return (float)ks_norm(v, 3); }
-KS_NV float __nv_rnorm3df(float a, float b, float c) { double v[3] = {a, b, c}; return (float)ks_rnorm(v, 3); }
+KS_NV float __nv_rhypotf(float a, float b) { return ks_nv_rhypotf(a, b); }
+KS_NV float __nv_norm3df(float a, float b, float c) { return ks_nv_norm3df(a, b, c); }
+KS_NV float __nv_rnorm3df(float a, float b, float c) { return ks_nv_rnorm3df(a, b, c); }
 KS_NV float __nv_norm4df(float a, float b, float c, float d) { double v[4] = {a, b, c, d}; return (float)ks_norm(v, 4); }
 KS_NV float __nv_rnorm4df(float a, float b, float c, float d) { double v[4] = {a, b, c, d}; return (float)ks_rnorm(v, 4); }
 KS_NV double __nv_norm(int n, const double *v) { return ks_norm(v, n); }

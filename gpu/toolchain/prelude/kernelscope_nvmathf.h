@@ -914,4 +914,54 @@ KS_IN float ks_nv_lgammaf(float x) {
   return __builtin_fmaf(KS_F(0x3F928682) - ks_nv_logf_q(w, 0), 1.0f, -r);
 }
 
+KS_IN float ks_nv_rsqrt(float x) { return KS_FTZ ? __nvvm_rsqrt_approx_ftz_f(x) : __nvvm_rsqrt_approx_f(x); }
+KS_IN float ks_nv_fmin(float a, float b) { return KS_FTZ ? __nvvm_fmin_ftz_f(a, b) : __nvvm_fmin_f(a, b); }
+KS_IN float ks_nv_fmax(float a, float b) { return KS_FTZ ? __nvvm_fmax_ftz_f(a, b) : __nvvm_fmax_f(a, b); }
+// rhypot: hypot's scaling, rsqrt.approx of the scaled sum of squares times the scale;
+// 0 when the smaller magnitude is Inf.
+KS_IN float ks_nv_rhypotf(float x, float y) {
+  KS_EXACT
+  int bx = __builtin_bit_cast(int, ks_nv_fabs(x)), by = __builtin_bit_cast(int, ks_nv_fabs(y));
+  int imn = by < bx ? by : bx, imx = by < bx ? bx : by;
+  float mn = __builtin_bit_cast(float, imn), mx = __builtin_bit_cast(float, imx);
+  float sc = __builtin_bit_cast(float, 0x7E800000 - (imx & (int)0xFE000000));
+  float a = mn * sc, b = mx * sc;
+  float r = ks_nv_rsqrt(__builtin_fmaf(b, b, a * a)) * sc;
+  return mn == __builtin_inff() ? 0.0f : r;
+}
+// norm3d and rnorm3d: the three magnitudes sorted with min/max, scaled by a power of
+// two from the largest, sqrt.rn (rsqrt.approx) of the sum of squares; the plain sum
+// |x| + |y| + |z| is returned where it is not above the largest (zeros, NaN), Inf
+// (0 for rnorm3d) when the largest is Inf.
+KS_IN float ks_nv_norm3_sq(float x, float y, float z, float *sum, float *mx, float *sc, int *e) {
+  KS_EXACT
+  float a = ks_nv_fabs(x), b = ks_nv_fabs(y), c = ks_nv_fabs(z);
+  *sum = (a + b) + c;
+  float m1 = ks_nv_fmin(a, b), m2 = ks_nv_fmax(a, b);
+  float m3 = ks_nv_fmin(m2, c);
+  *mx = ks_nv_fmax(m2, c);
+  *e = __builtin_bit_cast(int, *mx) & (int)0xFE000000;
+  *sc = __builtin_bit_cast(float, 0x7E800000 - *e);
+  float p = m3 * *sc, q = m1 * *sc, r = *mx * *sc;
+  return __builtin_fmaf(r, r, __builtin_fmaf(q, q, p * p));
+}
+KS_IN float ks_nv_norm3df(float x, float y, float z) {
+  KS_EXACT
+  float sum, mx, sc;
+  int e;
+  float s = ks_nv_norm3_sq(x, y, z, &sum, &mx, &sc, &e);
+  float v = ks_nv_sqrt(s) * __builtin_bit_cast(float, e | 0x800000);
+  v = sum > mx ? v : sum;
+  return mx == __builtin_inff() ? __builtin_inff() : v;
+}
+KS_IN float ks_nv_rnorm3df(float x, float y, float z) {
+  KS_EXACT
+  float sum, mx, sc;
+  int e;
+  float s = ks_nv_norm3_sq(x, y, z, &sum, &mx, &sc, &e);
+  float v = ks_nv_rsqrt(s) * sc;
+  v = !(ks_nv_fabs(sum) <= __builtin_inff()) ? sum : v;
+  return mx == __builtin_inff() ? 0.0f : v;
+}
+
 #endif
