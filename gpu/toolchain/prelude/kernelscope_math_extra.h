@@ -429,21 +429,9 @@ KS_IN double ks_mx_in_series(int n, double x) {
   return s;
 }
 
-KS_NV float __nv_cyl_bessel_i0f(float x) {
-  KS_MX_EXACT
-  double a = __builtin_fabs((double)x);
-  if (!(a == a)) return x;
-  if (a > 100.0) return __builtin_inff();
-  return (float)ks_mx_in_series(0, a);
-}
-KS_NV float __nv_cyl_bessel_i1f(float x) {
-  KS_MX_EXACT
-  double a = __builtin_fabs((double)x);
-  if (!(a == a)) return x;
-  if (a > 100.0) return __builtin_copysignf(__builtin_inff(), x);
-  float r = (float)ks_mx_in_series(1, a);
-  return x < 0 ? -r : r;
-}
+// cyl_bessel_i0f/i1f: nvcc's sequences (kernelscope_nvmathf.h).
+KS_NV float __nv_cyl_bessel_i0f(float x) { return ks_nv_cyl_bessel_i0f(x); }
+KS_NV float __nv_cyl_bessel_i1f(float x) { return ks_nv_cyl_bessel_i1f(x); }
 
 // ---- double Bessel functions (double-double series, Hankel's expansion for large x) ----
 

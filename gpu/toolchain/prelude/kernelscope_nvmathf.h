@@ -964,4 +964,60 @@ KS_IN float ks_nv_rnorm3df(float x, float y, float z) {
   return mx == __builtin_inff() ? 0.0f : v;
 }
 
+// cyl_bessel_i0 and i1: below 9 (i1: 8.085) a polynomial in x^2 (i1: x/2 + x^3 P(x^2));
+// above, e^|x| P(1/|x|) / sqrt|x| formed as g (1 + em (em + 2)) with em = expm1(|x|/2)
+// (expm1f's sequence) and g = P rsqrt.approx(|x|); i1 takes the sign of x.
+KS_IN float ks_nv_bessel_i_big(float a, float g) {
+  KS_EXACT
+  float em = ks_nv_expm1f(a * 0.5f);
+  return ((g * em) * (em + 2.0f)) + g;
+}
+KS_IN float ks_nv_cyl_bessel_i0f(float x) {
+  KS_EXACT
+  float a = ks_nv_fabs(x);
+  if (a >= 9.0f && a < __builtin_inff()) {
+    float rc = __nvvm_rcp_approx_ftz_f(a);
+    float p = __builtin_fmaf(KS_F(0x3EB28BA6), rc, KS_F(0xBBB2CB0D));
+    p = __builtin_fmaf(p, rc, KS_F(0x3D089707));
+    p = __builtin_fmaf(p, rc, KS_F(0x3CE477E2));
+    p = __builtin_fmaf(p, rc, KS_F(0x3D4C4525));
+    p = __builtin_fmaf(p, rc, KS_F(0x3ECC4229));
+    return ks_nv_bessel_i_big(a, p * __nvvm_rsqrt_approx_ftz_f(a));
+  }
+  float a2 = a * a;
+  float p = __builtin_fmaf(KS_F(0x20372901), a2, KS_F(0x2385AB76));
+  p = __builtin_fmaf(p, a2, KS_F(0x28408812));
+  p = __builtin_fmaf(p, a2, KS_F(0x2C244EDB));
+  p = __builtin_fmaf(p, a2, KS_F(0x30020914));
+  p = __builtin_fmaf(p, a2, KS_F(0x33918D5A));
+  p = __builtin_fmaf(p, a2, KS_F(0x36E3919C));
+  p = __builtin_fmaf(p, a2, KS_F(0x39E38DF6));
+  p = __builtin_fmaf(p, a2, KS_F(0x3C800002));
+  p = __builtin_fmaf(p, a2, KS_F(0x3E800000));
+  return __builtin_fmaf(p, a2, 1.0f);
+}
+KS_IN float ks_nv_cyl_bessel_i1f(float x) {
+  KS_EXACT
+  float a = ks_nv_fabs(x);
+  if (a >= KS_F(0x41015C29) && a < __builtin_inff()) {
+    float rc = __nvvm_rcp_approx_ftz_f(a);
+    float p = __builtin_fmaf(KS_F(0xBF00BCD4), rc, KS_F(0x3CE93D2E));
+    p = __builtin_fmaf(p, rc, KS_F(0xBD47A025));
+    p = __builtin_fmaf(p, rc, KS_F(0xBD3E1EA9));
+    p = __builtin_fmaf(p, rc, KS_F(0xBE19334B));
+    p = __builtin_fmaf(p, rc, KS_F(0x3ECC422B));
+    return __builtin_copysignf(ks_nv_bessel_i_big(a, p * __nvvm_rsqrt_approx_ftz_f(a)), x);
+  }
+  float x2 = x * x;
+  float p = __builtin_fmaf(KS_F(0x224D7BDD), x2, KS_F(0x25C54AC1));
+  p = __builtin_fmaf(p, x2, KS_F(0x2A370C80));
+  p = __builtin_fmaf(p, x2, KS_F(0x2E11C2C5));
+  p = __builtin_fmaf(p, x2, KS_F(0x31C296AE));
+  p = __builtin_fmaf(p, x2, KS_F(0x3535FFFE));
+  p = __builtin_fmaf(p, x2, KS_F(0x38638F95));
+  p = __builtin_fmaf(p, x2, KS_F(0x3B2AAA97));
+  p = __builtin_fmaf(p, x2, KS_F(0x3D800001));
+  return __builtin_fmaf(x, x2 * p, x * 0.5f);
+}
+
 #endif
