@@ -695,10 +695,11 @@ func writeSweepDoc(t *testing.T, file string, fns []sweepFn, res map[string]map[
   .approx instructions and branches, written in the project's own C from nvcc's PTX), so they give the H200's
   bits; their "err" is then the H200's. TestLibmAgainstH200 checks 38 of them on 10240 recorded inputs each in
   three builds (default, -use_fast_math, -ftz=true; testdata/measured/libm). Not yet converted, still the
-  project's own algorithms: the float Bessel functions j0f j1f y0f y1f jnf ynf (computed in double and rounded
-  once, within CUDA's documented bounds, which TestMathSweep enforces: j0f/j1f/y0f/y1f 9 ulp for |x| < 8 and
-  2.2e-6 absolute beyond, jnf 2.2e-6 absolute, ynf ceil(2 + 2.5n) ulp for x < n and 2.2e-6 absolute beyond;
-  they cost more instructions than CUDA's, double arithmetic) and every double function.
+  project's own algorithms: the float Bessel functions y0f y1f jnf ynf (computed in double and rounded once,
+  jnf for n = 0 by j0f's nvcc sequence; within CUDA's documented bounds, which TestMathSweep enforces:
+  j0f/j1f/y0f/y1f 9 ulp for |x| < 8 and 2.2e-6 absolute beyond, jnf 2.2e-6 absolute, ynf ceil(2 + 2.5n) ulp for
+  x < n and 2.2e-6 absolute beyond; they cost more instructions than CUDA's, double arithmetic) and every
+  double function.
 - Large "H200 err" figures for the Bessel functions are near their zeros, where CUDA's bound is absolute
   (2.2e-6) rather than relative: the H200's j0f there is within that bound but far in ulps from the value.
 - The double functions other than the Bessel functions have no reference column (a float64 reference cannot

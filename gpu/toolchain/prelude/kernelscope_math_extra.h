@@ -340,16 +340,9 @@ KS_IN double ks_mx_y1(double x) {
   return -2.0 / (KS_MX_PI * x) + (2.0 / KS_MX_PI) * __nv_log(h) * ks_mx_jn_series(1, x) - s / KS_MX_PI;
 }
 
-KS_NV float __nv_j0f(float x) {
-  KS_MX_EXACT
-  if (__builtin_isinf(x)) return 0.0f;
-  return (float)ks_mx_j0((double)x);
-}
-KS_NV float __nv_j1f(float x) {
-  KS_MX_EXACT
-  if (__builtin_isinf(x)) return __builtin_copysignf(0.0f, x);
-  return (float)ks_mx_j1((double)x);
-}
+// j0f, j1f: nvcc's sequences (kernelscope_nvmathf.h).
+KS_NV float __nv_j0f(float x) { return ks_nv_j0f(x); }
+KS_NV float __nv_j1f(float x) { return ks_nv_j1f(x); }
 KS_NV float __nv_y0f(float x) {
   KS_MX_EXACT
   if (!(x >= 0.0f)) return __builtin_nanf("");

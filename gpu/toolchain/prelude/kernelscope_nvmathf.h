@@ -1020,4 +1020,95 @@ KS_IN float ks_nv_cyl_bessel_i1f(float x) {
   return __builtin_fmaf(x, x2 * p, x * 0.5f);
 }
 
+// cos(ph - c) for j0f (c = pi/4) and j1f (c = 3pi/4), as nvcc: ph reduced as sinf's
+// argument (q, r), then r + (q mod 4) pi/2 - c reduced again by a two-term Cody-Waite
+// step and the cosine polynomial of sinf/cosf applied.
+KS_IN float ks_nv_bessel_cos(float ph, float negc) {
+  KS_EXACT
+  int q;
+  float r = ks_nv_trig_reduce(ph, &q);
+  float y = r + __builtin_fmaf((float)(unsigned int)(q & 3), KS_F(0x3FC90FDB), negc);
+  int j = __nvvm_f2i_rn(y * KS_F(0x3F22F983));
+  float jf = (float)j;
+  float r2 = __builtin_fmaf(jf, KS_F(0xB3A22168), __builtin_fmaf(jf, KS_F(0xBFC90FDA), y));
+  return ks_nv_sincos_poly(r2, j + 1);
+}
+// j0: |x| <= 8: (a - z1)(a - z2)(a - z3) P(a - z1), each zero z_k of J0 as a sum of
+// two floats; above, sqrt(2/(pi a)) P(1/a^2) cos(a + Q(1/a^2)/a - pi/4) (rsqrt.approx);
+// 0 at Inf.
+KS_IN float ks_nv_j0f(float x) {
+  KS_EXACT
+  float a = ks_nv_fabs(x);
+  if (!(a > 8.0f)) {
+    float t = (a + KS_F(0xC019E8A9)) + KS_F(0xB3E971B3);
+    float p = __builtin_fmaf(KS_F(0xA6B3B8E7), t, KS_F(0xA9ACA9B3));
+    p = __builtin_fmaf(p, t, KS_F(0x2C3F0E18));
+    p = __builtin_fmaf(p, t, KS_F(0xACD41781));
+    p = __builtin_fmaf(p, t, KS_F(0xAFE90F38));
+    p = __builtin_fmaf(p, t, KS_F(0x3020305B));
+    p = __builtin_fmaf(p, t, KS_F(0x33797143));
+    p = __builtin_fmaf(p, t, KS_F(0x30F76F85));
+    p = __builtin_fmaf(p, t, KS_F(0xB6B6DFC6));
+    p = __builtin_fmaf(p, t, KS_F(0xB6F665C9));
+    p = __builtin_fmaf(p, t, KS_F(0x399E2DEB));
+    p = __builtin_fmaf(p, t, KS_F(0x3A4AE334));
+    p = __builtin_fmaf(p, t, KS_F(0xBBEEAA1B));
+    p = __builtin_fmaf(p, t, KS_F(0xBCDA7747));
+    float v = ((a + KS_F(0xC0B0A47B)) + KS_F(0x339A7A37)) * (t * p);
+    return ((a + KS_F(0xC10A75AB)) + KS_F(0xB4CCCDED)) * v;
+  }
+  if (a == __builtin_inff()) return 0.0f;
+  float rc = __nvvm_rcp_approx_ftz_f(a);
+  float rc2 = rc * rc;
+  float p = __builtin_fmaf(KS_F(0x4056FE93), rc2, KS_F(0xBF03B7C2));
+  p = __builtin_fmaf(p, rc2, KS_F(0x3DD3B3F3));
+  p = __builtin_fmaf(p, rc2, KS_F(0xBD7FFFB6));
+  p = __builtin_fmaf(p, rc2, 1.0f);
+  float q = __builtin_fmaf(KS_F(0x3F91E009), rc2, KS_F(0xBE52412D));
+  q = __builtin_fmaf(q, rc2, KS_F(0x3D854ED1));
+  q = __builtin_fmaf(q, rc2, KS_F(0xBDFFFFFF));
+  float ph = __builtin_fmaf(q, rc, a);
+  float amp = p * (ks_nv_rsqrt(a) * KS_F(0x3F4C422A));
+  return amp * ks_nv_bessel_cos(ph, KS_F(0xBF490FDB));
+}
+// j1: |x| <= 8: a (a - z1)(a - z2) P(a - z1); above, sqrt(2/(pi a)) P(1/a^2)
+// cos(a + Q(1/a^2)/a - 3pi/4); the sign of x (x itself below 1e-30).
+KS_IN float ks_nv_j1f(float x) {
+  KS_EXACT
+  float a = ks_nv_fabs(x);
+  float r;
+  if (!(a > 8.0f)) {
+    float t = (a + KS_F(0xC0753AAC)) + KS_F(0x33A5090F);
+    float p = __builtin_fmaf(KS_F(0x29AF3463), t, KS_F(0x2B81BF42));
+    p = __builtin_fmaf(p, t, KS_F(0xADE21EC1));
+    p = __builtin_fmaf(p, t, KS_F(0xAF5DDEFF));
+    p = __builtin_fmaf(p, t, KS_F(0x319B0C9D));
+    p = __builtin_fmaf(p, t, KS_F(0x32E81173));
+    p = __builtin_fmaf(p, t, KS_F(0xB50F8DC8));
+    p = __builtin_fmaf(p, t, KS_F(0xB61E653D));
+    p = __builtin_fmaf(p, t, KS_F(0x382CD9C5));
+    p = __builtin_fmaf(p, t, KS_F(0x38F9EB10));
+    p = __builtin_fmaf(p, t, KS_F(0xBAECEB9C));
+    p = __builtin_fmaf(p, t, KS_F(0xBB276FFD));
+    p = __builtin_fmaf(p, t, KS_F(0x3D073993));
+    r = a * (t * (((a + KS_F(0xC0E07FB0)) + KS_F(0x3444B8DB)) * p));
+  } else if (a == __builtin_inff()) {
+    r = 0.0f;
+  } else {
+    float rc = __nvvm_rcp_approx_ftz_f(a);
+    float rc2 = rc * rc;
+    float q = __builtin_fmaf(KS_F(0xBFCA3BA2), rc2, KS_F(0x3EB914AD));
+    q = __builtin_fmaf(q, rc2, KS_F(0xBE27F2EC));
+    q = __builtin_fmaf(q, rc2, KS_F(0x3EBFFFFD));
+    float c = ks_nv_bessel_cos(__builtin_fmaf(q, rc, a), KS_F(0xC016CBE4));
+    float p = __builtin_fmaf(KS_F(0xC082CB37), rc2, KS_F(0x3F3FF7E9));
+    p = __builtin_fmaf(p, rc2, KS_F(0xBE458BAE));
+    p = __builtin_fmaf(p, rc2, KS_F(0x3E3FFF8B));
+    p = __builtin_fmaf(p, rc2, 1.0f);
+    r = (p * (ks_nv_rsqrt(a) * KS_F(0x3F4C422A))) * c;
+  }
+  float sr = x < 0.0f ? -r : r;
+  return a < KS_F(0x0DA24260) ? __builtin_copysignf(sr, x) : sr;
+}
+
 #endif
