@@ -566,6 +566,11 @@ func TestMathSweep(t *testing.T) {
 				}
 				st.maxErr, st.h200Err = math.Max(st.maxErr, e), math.Max(st.h200Err, he)
 				if b, ok := extraBounds[f.name]; ok && path == "clang" {
+					if (f.name == "jnf" || f.name == "ynf") && k%6 == 0 {
+						// order 0 is j0f / y0f (nvcc's sequences, as the H200 computes them):
+						// their bound, which the H200's own result needs near y0's pole
+						b = extraBounds[f.name[:1]+"0f"]
+					}
 					absMode := b.abs > 0 && (b.ulp == 0 || math.Abs(x) >= 8)
 					if f.name == "ynf" && math.Abs(x) < float64(k%6) {
 						absMode = false
