@@ -78,7 +78,7 @@
 // The float functions expf exp2f exp10f expm1f logf log2f log10f log1pf sinf cosf
 // sincosf tanf sinhf coshf tanhf asinf acosf atanf atan2f asinhf acoshf atanhf erff
 // erfcf erfcxf erfinvf erfcinvf normcdff normcdfinvf cbrtf rcbrtf sinpif cospif
-// sincospif lgammaf tgammaf powf hypotf rhypotf norm3df rnorm3df cyl_bessel_i0f/i1f j0f j1f
+// sincospif lgammaf tgammaf powf hypotf rhypotf norm3df rnorm3df cyl_bessel_i0f/i1f j0f j1f y0f y1f
 // (prelude/kernelscope_nvmathf.h) follow the instruction sequences nvcc 13 emits for
 // them, in the prelude's own C: the same constants, fma/mul/add order, .approx
 // instructions and branches, .ftz under -ftz=true and -use_fast_math as nvcc. They are

@@ -700,8 +700,8 @@ func writeSweepDoc(t *testing.T, file string, fns []sweepFn, res map[string]map[
   .approx instructions and branches, written in the project's own C from nvcc's PTX), so they give the H200's
   bits; their "err" is then the H200's. TestLibmAgainstH200 checks 38 of them on 10240 recorded inputs each in
   three builds (default, -use_fast_math, -ftz=true; testdata/measured/libm). Not yet converted, still the
-  project's own algorithms: the float Bessel functions y0f y1f jnf ynf (computed in double and rounded once,
-  jnf for n = 0 by j0f's nvcc sequence; within CUDA's documented bounds, which TestMathSweep enforces:
+  project's own algorithms: the float Bessel functions jnf ynf (computed in double and rounded once, order 0
+  by j0f's and y0f's nvcc sequences; within CUDA's documented bounds, which TestMathSweep enforces:
   j0f/j1f/y0f/y1f 9 ulp for |x| < 8 and 2.2e-6 absolute beyond, jnf 2.2e-6 absolute, ynf ceil(2 + 2.5n) ulp for
   x < n and 2.2e-6 absolute beyond; they cost more instructions than CUDA's, double arithmetic) and every
   double function.

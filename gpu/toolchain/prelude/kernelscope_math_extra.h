@@ -344,13 +344,7 @@ KS_IN double ks_mx_y1(double x) {
 KS_NV float __nv_j0f(float x) { return ks_nv_j0f(x); }
 KS_NV float __nv_j1f(float x) { return ks_nv_j1f(x); }
 KS_NV float __nv_y0f(float x) { return ks_nv_y0f(x); }  // nvcc's sequence (kernelscope_nvmathf.h)
-KS_NV float __nv_y1f(float x) {
-  KS_MX_EXACT
-  if (!(x >= 0.0f)) return __builtin_nanf("");
-  if (x == 0.0f) return -__builtin_inff();
-  if (__builtin_isinf(x)) return 0.0f;
-  return (float)ks_mx_y1((double)x);
-}
+KS_NV float __nv_y1f(float x) { return ks_nv_y1f(x); }  // nvcc's sequence (kernelscope_nvmathf.h)
 
 // J_n: the series for |x| <= n (and small x), forward recurrence from J0 and J1 above.
 KS_NV float __nv_jnf(int n, float xf) {
