@@ -72,7 +72,21 @@
 //	rsqrtf                      rsqrt.approx.f32 (.ftz with -use_fast_math)       the hardware's
 //	rsqrt (double)              div.rn(1, sqrt.rn(x)): two correct roundings       below 1.5 ulp by construction
 //	__expf __logf __sinf ...    ex2/lg2/sin/cos/div .approx instructions           the hardware's
-//	the functions below         polynomial algorithms, measured by TestAccuracy   see below
+//	float math library (below)  nvcc's own operation sequences                    CUDA's (the H200's bits)
+//	the double functions below  polynomial algorithms, measured by TestAccuracy   see below
+//
+// The float functions expf exp2f exp10f expm1f logf log2f log10f log1pf sinf cosf
+// sincosf tanf sinhf coshf tanhf asinf acosf atanf atan2f asinhf acoshf atanhf erff
+// erfcf erfcxf erfinvf erfcinvf normcdff normcdfinvf cbrtf rcbrtf sinpif cospif
+// sincospif lgammaf tgammaf powf hypotf rhypotf norm3df rnorm3df cyl_bessel_i0f/i1f j0f j1f y0f y1f
+// (prelude/kernelscope_nvmathf.h) follow the instruction sequences nvcc 13 emits for
+// them, in the prelude's own C: the same constants, fma/mul/add order, .approx
+// instructions and branches, .ftz under -ftz=true and -use_fast_math as nvcc. They are
+// bit-identical to the H200 on every recorded input (TestLibmAgainstH200: 10240 inputs
+// per function and build; docs/special-functions.md section 6), so their accuracy is
+// CUDA's documented one. The float figures below (TestAccuracy, and the float column
+// of the special-function table) are those of the prelude's earlier own algorithms,
+// which no __nv_ function calls any more.
 //
 // The transcendental functions use only correctly rounded operations (fma, add,
 // mul, div.rn, cvt.rni, integer ops) with contraction off (clang runs with
@@ -140,6 +154,7 @@
 // which matters on GPUs with slow FP64.
 // The figures do not hold if the cell's %flags add -ffast-math or -ffp-contract=fast,
 // which let clang reassociate or fuse inside these functions.
-// With -use_fast_math, expf, exp2f, log10f and powf become the fast intrinsics (as
-// nvcc does) and clang maps sinf, cosf, logf, log2f; denormals are flushed (-ftz).
+// With -use_fast_math, expf, exp2f, exp10f, log10f, tanf and powf become the fast
+// intrinsics and tanhf tanh.approx.f32 (as nvcc does), clang maps sinf, cosf, logf,
+// log2f; denormals are flushed (-ftz) and the fast intrinsics take the .ftz forms.
 package toolchain

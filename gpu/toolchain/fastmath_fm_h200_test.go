@@ -12,5 +12,13 @@ func TestFastMathAgainstH200UseFastMath(t *testing.T) {
 	// are modelled exactly (gpu/arith/mufu_rcp.go), so __fdividef and rsqrtf must
 	// give every one of the H200's results.
 	floor := map[string]int{"__fdividef": n, "__frsqrt_rn": n, "rsqrtf": n}
+	// The prelude's fast intrinsics take the .ftz forms under __CUDA_FTZ as nvcc does
+	// (mul.ftz, ex2/lg2/sin/cos.approx.ftz; before 2026-12-02 __expf missed 39 and
+	// __logf 2 inputs, all with subnormal arguments or results); tanhf is
+	// tanh.approx.f32, whose MUFU.TANH model is not exact on every binade (gpu/arith).
+	for _, f := range []string{"__expf", "__logf", "__sinf", "__cosf", "erff", "expf", "logf"} {
+		floor[f] = n
+	}
+	floor["tanhf"] = 14841
 	fastMathVsH200(t, "fastmath_out1.bin.gz", []string{"-use_fast_math"}, floor)
 }

@@ -53,6 +53,8 @@ func TestFastMathAgainstH200(t *testing.T) {
 	floor["__fdividef"], floor["rsqrtf"] = n, n // MUFU.RCP/RSQ modelled exactly (gpu/arith/mufu_rcp.go, 2026-12-02)
 	// MUFU.EX2/LG2/SIN/COS recovered bit for bit (gpu/arith mufu_exp.go, 2026-12-02).
 	floor["__expf"], floor["__logf"], floor["__sinf"], floor["__cosf"] = n, n, n, n
+	// tanhf, erff, expf and logf follow nvcc's libdevice sequences (prelude/kernelscope_nvmathf.h, 2026-12-02).
+	floor["tanhf"], floor["erff"], floor["expf"], floor["logf"] = n, n, n, n
 	fastMathVsH200(t, "fastmath_out0.bin.gz", nil, floor)
 }
 

@@ -44,6 +44,13 @@ func specialInputs(n int, double bool) []float64 {
 	return xs[:n]
 }
 
+// nvSequenceF32 are the float versions that follow nvcc's operation sequences
+// (prelude/kernelscope_nvmathf.h), no longer the double algorithm rounded to float
+// that the Go replay computes.
+var nvSequenceF32 = map[string]bool{"atan": true, "asin": true, "acos": true, "cbrt": true, "rcbrt": true,
+	"sinpi": true, "cospi": true, "erf": true, "erfc": true, "erfcx": true, "erfinv": true, "erfcinv": true,
+	"normcdf": true, "normcdfinv": true, "atan2": true, "rhypot": true, "norm3d": true, "rnorm3d": true}
+
 // TestSpecialFunctionsSimulated: every special function of the prelude, float and
 // double, compiled by clang and simulated, returns the bits of its Go replay (whose
 // accuracy TestSpecialAccuracy measures).
@@ -132,6 +139,9 @@ func TestSpecialFunctionsSimulated(t *testing.T) {
 					want = toolchain.SpecialReplay2[name](xs[i], ys[i])
 				}
 				if !double {
+					if nvSequenceF32[name] {
+						continue // follows nvcc's sequence now: TestLibmAgainstH200 checks it against the H200
+					}
 					want = float64(float32(want))
 				}
 				if got := o[nf*i+k]; !sameFloat(got, want) && bad < 20 {

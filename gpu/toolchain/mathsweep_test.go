@@ -565,6 +565,11 @@ func TestMathSweep(t *testing.T) {
 				}
 				st.maxErr, st.h200Err = math.Max(st.maxErr, e), math.Max(st.h200Err, he)
 				if b, ok := extraBounds[f.name]; ok && path == "clang" {
+					if (f.name == "jnf" || f.name == "ynf") && k%6 == 0 {
+						// order 0 is j0f / y0f (nvcc's sequences, as the H200 computes them):
+						// their bound, which the H200's own result needs near y0's pole
+						b = extraBounds[f.name[:1]+"0f"]
+					}
 					absMode := b.abs > 0 && (b.ulp == 0 || math.Abs(x) >= 8)
 					if f.name == "ynf" && math.Abs(x) < float64(k%6) {
 						absMode = false
@@ -686,18 +691,19 @@ func writeSweepDoc(t *testing.T, file string, fns []sweepFn, res map[string]map[
 ## Notes
 
 - The nvcc column is the simulator's own check: running the PTX the H200 ran, it gives the H200's bits for
-  every function whose PTX has no .approx instruction (TestMathSweep fails otherwise); the functions where it
-  differs use MUFU instructions (ex2/lg2/rcp/rsqrt/sqrt .approx), which the simulator keeps within the PTX
-  manual's bounds but does not reproduce bit for bit (special-functions issue 18).
-- The clang column is the toolkit-free path. The prelude's functions are this project's own algorithms, not
-  CUDA's, so most are not bit-identical to the H200; "err" says how close each is to the true value and the
-  H200 column says how close CUDA's is, on the same samples.
-- New functions (kernelscope_math_extra.h) are computed in double and rounded once: their error against the
-  reference is at most about 0.5 ulp on these samples, within CUDA's documented bounds (lgammaf 6 outside
-  -10.001..-2.264, tgammaf 5, asinhf 3, acoshf 4, atanhf 3, cyl_bessel_i0f/i1f 6, j0f/j1f/y0f/y1f 9 ulp for
-  |x| < 8 and 2.2e-6 absolute beyond, jnf 2.2e-6 absolute, ynf ceil(2 + 2.5n) ulp for x < n and 2.2e-6
-  absolute beyond), which TestMathSweep enforces on the clang path. They cost more instructions than CUDA's
-  float algorithms (double arithmetic), so their timing is not CUDA's.
+  every function whose PTX has no .approx instruction (TestMathSweep fails otherwise); since the MUFU models of
+  gpu/arith (docs/special-functions.md sections 3a and 8) it also does for those with ex2/lg2/rcp/rsqrt/sin/cos
+  .approx, all but jnf's few samples on this table.
+- The clang column is the toolkit-free path. Since 2026-12-02 the float functions of CUDA's math library follow
+  nvcc's own operation sequences (prelude/kernelscope_nvmathf.h: the same constants, fma/mul/add order,
+  .approx instructions and branches, written in the project's own C from nvcc's PTX), so they give the H200's
+  bits; their "err" is then the H200's. TestLibmAgainstH200 checks 38 of them on 10240 recorded inputs each in
+  three builds (default, -use_fast_math, -ftz=true; testdata/measured/libm). Not yet converted, still the
+  project's own algorithms: the float Bessel functions jnf ynf (computed in double and rounded once, order 0
+  by j0f's and y0f's nvcc sequences; within CUDA's documented bounds, which TestMathSweep enforces:
+  j0f/j1f/y0f/y1f 9 ulp for |x| < 8 and 2.2e-6 absolute beyond, jnf 2.2e-6 absolute, ynf ceil(2 + 2.5n) ulp for
+  x < n and 2.2e-6 absolute beyond; they cost more instructions than CUDA's, double arithmetic) and every
+  double function.
 - Large "H200 err" figures for the Bessel functions are near their zeros, where CUDA's bound is absolute
   (2.2e-6) rather than relative: the H200's j0f there is within that bound but far in ulps from the value.
 - The double functions other than the Bessel functions have no reference column (a float64 reference cannot

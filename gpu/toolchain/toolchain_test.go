@@ -408,15 +408,20 @@ func TestSanitizeName(t *testing.T) {
 func TestFastMathUsesApproximations(t *testing.T) {
 	needClang(t)
 	src := "__global__ void k(float *a) { a[0] = expf(a[1]) + sinf(a[2]) + log10f(a[3]) + powf(a[4], a[5]); }\n"
-	count := func(flags []string) (approx int) {
+	// Without the flag, expf and powf are nvcc's libdevice sequences, which use
+	// ex2.approx.ftz (expf) and rcp.approx.ftz (powf's logarithm) themselves
+	// (testdata/measured/libm/libm0.ptx), but no sin.approx or lg2.approx. With it,
+	// all four are the fast intrinsics.
+	count := func(flags []string, op string) int {
 		res, err := Compile(context.Background(), Request{Source: src, Arch: "sm_80", Compiler: "clang", Flags: flags})
 		if err != nil {
 			t.Fatalf("%v: %v", flags, err)
 		}
-		return strings.Count(string(res.PTX), ".approx")
+		return strings.Count(string(res.PTX), op)
 	}
-	precise, fast := count(nil), count([]string{"-use_fast_math"})
-	if precise != 0 || fast < 4 {
+	precise, fast := count(nil, ".approx"), count([]string{"-use_fast_math"}, ".approx")
+	if count(nil, "sin.approx") != 0 || count(nil, "lg2.approx") != 0 || precise != 2 || fast < 5 ||
+		count([]string{"-use_fast_math"}, "sin.approx.ftz") != 1 {
 		t.Errorf(".approx instructions: %d precise, %d with -use_fast_math", precise, fast)
 	}
 }

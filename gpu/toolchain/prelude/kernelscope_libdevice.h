@@ -156,16 +156,25 @@ KS_NV double __nv_int2double_rn(int a) { return (double)a; }
 KS_NV double __nv_uint2double_rn(unsigned int a) { return (double)a; }
 
 // ---- fast intrinsics: the hardware approximations CUDA's __expf & co. use ----
-KS_NV float __nv_fast_expf(float a) { return __nvvm_ex2_approx_f(__nvvm_mul_rn_f(a, 1.44269502f)); }
-KS_NV float __nv_fast_exp10f(float a) { return __nvvm_ex2_approx_f(__nvvm_mul_rn_f(a, 3.32192802f)); }
-KS_NV float __nv_fast_log2f(float a) { return __nvvm_lg2_approx_f(a); }
-KS_NV float __nv_fast_logf(float a) { return __nvvm_mul_rn_f(__nvvm_lg2_approx_f(a), 0.693147182f); }
-KS_NV float __nv_fast_log10f(float a) { return __nvvm_mul_rn_f(__nvvm_lg2_approx_f(a), 0.301029987f); }
-KS_NV float __nv_fast_sinf(float a) { return __nvvm_sin_approx_f(a); }
-KS_NV float __nv_fast_cosf(float a) { return __nvvm_cos_approx_f(a); }
-KS_NV float __nv_fast_tanf(float a) { return __nvvm_div_approx_f(__nvvm_sin_approx_f(a), __nvvm_cos_approx_f(a)); }
-KS_NV void __nv_fast_sincosf(float a, float *s, float *c) { *s = __nvvm_sin_approx_f(a); *c = __nvvm_cos_approx_f(a); }
-KS_NV float __nv_fast_powf(float a, float b) { return __nvvm_ex2_approx_f(__nvvm_mul_rn_f(b, __nvvm_lg2_approx_f(a))); }
+KS_IN float ks_nv_ex2_(float x) { return __nvvm_reflect("__CUDA_FTZ") ? __nvvm_ex2_approx_ftz_f(x) : __nvvm_ex2_approx_f(x); }
+KS_IN float ks_nv_sin_(float x) { return __nvvm_reflect("__CUDA_FTZ") ? __nvvm_sin_approx_ftz_f(x) : __nvvm_sin_approx_f(x); }
+KS_IN float ks_nv_cos_(float x) { return __nvvm_reflect("__CUDA_FTZ") ? __nvvm_cos_approx_ftz_f(x) : __nvvm_cos_approx_f(x); }
+KS_IN float ks_nv_lg2_(float x) { return __nvvm_reflect("__CUDA_FTZ") ? __nvvm_lg2_approx_ftz_f(x) : __nvvm_lg2_approx_f(x); }
+// Under __CUDA_FTZ (-ftz=true, -use_fast_math) nvcc emits the .ftz forms of these
+// (mul.ftz, ex2/lg2.approx.ftz: testdata/measured/libm/libm1.ptx, libm2.ptx); the
+// plain multiplication below becomes mul.rn.ftz there (contraction off).
+KS_NV float __nv_fast_expf(float a) { KS_EXACT return ks_nv_ex2_(a * __builtin_bit_cast(float, 0x3FB8AA3Bu)); }
+KS_NV float __nv_fast_exp10f(float a) { KS_EXACT return ks_nv_ex2_(a * __builtin_bit_cast(float, 0x40549A78u)); }
+KS_NV float __nv_fast_log2f(float a) { return ks_nv_lg2_(a); }
+KS_NV float __nv_fast_logf(float a) { KS_EXACT return ks_nv_lg2_(a) * __builtin_bit_cast(float, 0x3F317218u); }
+KS_NV float __nv_fast_log10f(float a) { KS_EXACT return ks_nv_lg2_(a) * __builtin_bit_cast(float, 0x3E9A209Bu); }
+KS_NV float __nv_fast_sinf(float a) { return ks_nv_sin_(a); }
+KS_NV float __nv_fast_cosf(float a) { return ks_nv_cos_(a); }
+KS_NV float __nv_fast_tanf(float a) {
+  return __nvvm_reflect("__CUDA_FTZ") ? __nvvm_div_approx_ftz_f(ks_nv_sin_(a), ks_nv_cos_(a)) : __nvvm_div_approx_f(ks_nv_sin_(a), ks_nv_cos_(a));
+}
+KS_NV void __nv_fast_sincosf(float a, float *s, float *c) { *s = ks_nv_sin_(a); *c = ks_nv_cos_(a); }
+KS_NV float __nv_fast_powf(float a, float b) { KS_EXACT return ks_nv_ex2_(b * ks_nv_lg2_(a)); }
 // -use_fast_math (clang: -fgpu-flush-denormals-to-zero, __CUDA_FTZ) makes nvcc's
 // __fdividef and rsqrtf the .ftz forms (measured: testdata/measured/mufu/fastmath1.ptx).
 KS_NV float __nv_fast_fdividef(float a, float b) {
@@ -839,34 +848,48 @@ KS_IN float ks_exp10f(float x) {
   if (x < -46.0f) return 0.0f;
   return (float)ks_exp((double)x * 2.302585092994046);
 }
-KS_NV float __nv_tanf(float a) { return ks_tanf(a); }
-KS_NV float __nv_expm1f(float a) { return ks_expm1f(a); }
-KS_NV float __nv_log1pf(float a) { return ks_log1pf(a); }
-KS_NV float __nv_sinhf(float a) { return ks_sinhf(a); }
-KS_NV float __nv_coshf(float a) { return ks_coshf(a); }
-KS_NV float __nv_hypotf(float a, float b) { return ks_hypotf(a, b); }
+// The float functions of kernelscope_nvmathf.h follow nvcc's operation sequences
+// (bit-exact with the H200: docs/special-functions.md section 6); the ks_* versions
+// above stay as the prelude's own algorithms that other functions build on.
+#include "kernelscope_nvmathf.h"
+#if defined(__CLANG_GPU_APPROX_TRANSCENDENTALS__)
+KS_NV float __nv_tanf(float a) { return __nv_fast_tanf(a); }  // nvcc -use_fast_math: __tanf
+#else
+KS_NV float __nv_tanf(float a) { return ks_nv_tanf(a); }
+#endif
+KS_NV float __nv_expm1f(float a) { return ks_nv_expm1f(a); }
+KS_NV float __nv_log1pf(float a) { return ks_nv_log1pf(a); }
+KS_NV float __nv_sinhf(float a) { return ks_nv_sinhf(a); }
+KS_NV float __nv_coshf(float a) { return ks_nv_coshf(a); }
+KS_NV float __nv_hypotf(float a, float b) { return ks_nv_hypotf(a, b); }
 
 #if defined(__CLANG_GPU_APPROX_TRANSCENDENTALS__)
 // -use_fast_math: like nvcc, expf, exp2f, log10f and powf become the fast intrinsics
-// (clang's header already maps sinf, cosf, logf, log2f and sincosf).
+// (clang's header already maps sinf, cosf, logf, log2f and sincosf), and tanhf
+// becomes tanh.approx.f32 (testdata/measured/libm/libm1.ptx).
 KS_NV float __nv_expf(float a) { return __nv_fast_expf(a); }
-KS_NV float __nv_exp2f(float a) { return __nvvm_ex2_approx_f(a); }
+KS_NV float __nv_exp2f(float a) { return ks_nv_ex2_(a); }
 KS_NV float __nv_log10f(float a) { return __nv_fast_log10f(a); }
 KS_NV float __nv_exp10f(float a) { return __nv_fast_exp10f(a); }
 KS_NV float __nv_powf(float a, float b) { return __nv_fast_powf(a, b); }
+KS_NV float __nv_tanhf(float a) {
+  float r;
+  asm("tanh.approx.f32 %0, %1;" : "=f"(r) : "f"(a));  // no clang builtin for it
+  return r;
+}
 #else
-KS_NV float __nv_expf(float a) { return ks_expf(a); }
-KS_NV float __nv_exp10f(float a) { return ks_exp10f(a); }
-KS_NV float __nv_exp2f(float a) { return ks_exp2f(a); }
-KS_NV float __nv_log10f(float a) { return ks_log10f(a); }
-KS_NV float __nv_powf(float a, float b) { return ks_powf(a, b); }
+KS_NV float __nv_expf(float a) { return ks_nv_expf(a); }
+KS_NV float __nv_exp10f(float a) { return ks_nv_exp10f(a); }
+KS_NV float __nv_exp2f(float a) { return ks_nv_exp2f(a); }
+KS_NV float __nv_log10f(float a) { return ks_nv_logf_q(a, 2); }
+KS_NV float __nv_powf(float a, float b) { return ks_nv_powf(a, b); }
+KS_NV float __nv_tanhf(float a) { return ks_nv_tanhf(a); }
 #endif
-KS_NV float __nv_logf(float a) { return ks_logf(a); }
-KS_NV float __nv_log2f(float a) { return ks_log2f(a); }
-KS_NV float __nv_sinf(float a) { return ks_sinf(a); }
-KS_NV float __nv_cosf(float a) { return ks_cosf(a); }
-KS_NV void __nv_sincosf(float a, float *s, float *c) { *s = ks_sinf(a); *c = ks_cosf(a); }
-KS_NV float __nv_tanhf(float a) { return ks_tanhf(a); }
+KS_NV float __nv_logf(float a) { return ks_nv_logf_q(a, 0); }
+KS_NV float __nv_log2f(float a) { return ks_nv_logf_q(a, 1); }
+KS_NV float __nv_sinf(float a) { return ks_nv_sinf(a); }
+KS_NV float __nv_cosf(float a) { return ks_nv_cosf(a); }
+KS_NV void __nv_sincosf(float a, float *s, float *c) { *s = ks_nv_sinf(a); *c = ks_nv_cosf(a); }
 KS_NV double __nv_exp(double a) { return ks_exp(a); }
 KS_NV double __nv_exp2(double a) { return ks_exp2(a); }
 KS_NV double __nv_log(double a) { return ks_log(a); }
@@ -1513,42 +1536,40 @@ KS_IN double ks_normcdfinv(double p) {
 }
 // ---- end of special functions ----
 
-KS_NV float __nv_atanf(float a) { return (float)ks_atan((double)a); }
+KS_NV float __nv_atanf(float a) { return ks_nv_atanf(a); }
 KS_NV double __nv_atan(double a) { return ks_atan(a); }
-KS_NV float __nv_asinf(float a) { return (float)ks_asin((double)a); }
+KS_NV float __nv_asinf(float a) { return ks_nv_asinf(a); }
 KS_NV double __nv_asin(double a) { return ks_asin(a); }
-KS_NV float __nv_acosf(float a) { return (float)ks_acos((double)a); }
+KS_NV float __nv_acosf(float a) { return ks_nv_acosf(a); }
 KS_NV double __nv_acos(double a) { return ks_acos(a); }
-KS_NV float __nv_cbrtf(float a) { return (float)ks_cbrt((double)a); }
+KS_NV float __nv_cbrtf(float a) { return ks_nv_cbrtf(a); }
 KS_NV double __nv_cbrt(double a) { return ks_cbrt(a); }
-KS_NV float __nv_rcbrtf(float a) { return (float)ks_rcbrt((double)a); }
+KS_NV float __nv_rcbrtf(float a) { return ks_nv_rcbrtf(a); }
 KS_NV double __nv_rcbrt(double a) { return ks_rcbrt(a); }
-KS_NV float __nv_erff(float a) { return (float)ks_erf((double)a); }
+KS_NV float __nv_erff(float a) { return ks_nv_erff(a); }
 KS_NV double __nv_erf(double a) { return ks_erf(a); }
-KS_NV float __nv_erfcf(float a) { return (float)ks_erfc((double)a); }
+KS_NV float __nv_erfcf(float a) { return ks_nv_erfcf(a); }
 KS_NV double __nv_erfc(double a) { return ks_erfc(a); }
-KS_NV float __nv_erfcxf(float a) { return (float)ks_erfcx((double)a); }
+KS_NV float __nv_erfcxf(float a) { return ks_nv_erfcxf(a); }
 KS_NV double __nv_erfcx(double a) { return ks_erfcx(a); }
-KS_NV float __nv_erfinvf(float a) { return (float)ks_erfinv((double)a); }
+KS_NV float __nv_erfinvf(float a) { return ks_nv_erfinvf(a); }
 KS_NV double __nv_erfinv(double a) { return ks_erfinv(a); }
-KS_NV float __nv_erfcinvf(float a) { return (float)ks_erfcinv((double)a); }
+KS_NV float __nv_erfcinvf(float a) { return ks_nv_erfcinvf(a); }
 KS_NV double __nv_erfcinv(double a) { return ks_erfcinv(a); }
-KS_NV float __nv_normcdff(float a) { return (float)ks_normcdf((double)a); }
+KS_NV float __nv_normcdff(float a) { return ks_nv_normcdff(a); }
 KS_NV double __nv_normcdf(double a) { return ks_normcdf(a); }
-KS_NV float __nv_normcdfinvf(float a) { return (float)ks_normcdfinv((double)a); }
+KS_NV float __nv_normcdfinvf(float a) { return ks_nv_normcdfinvf(a); }
 KS_NV double __nv_normcdfinv(double a) { return ks_normcdfinv(a); }
-KS_NV float __nv_atan2f(float y, float x) { return (float)ks_atan2((double)y, (double)x); }
+KS_NV float __nv_atan2f(float y, float x) { return ks_nv_atan2f(y, x); }
 KS_NV double __nv_atan2(double y, double x) { return ks_atan2(y, x); }
 KS_NV double __nv_sinpi(double a) { double s, c; ks_sincospi(a, &s, &c); return s; }
 KS_NV double __nv_cospi(double a) { double s, c; ks_sincospi(a, &s, &c); return c; }
 KS_NV void __nv_sincospi(double a, double *s, double *c) { ks_sincospi(a, s, c); }
-KS_NV float __nv_sinpif(float a) { double s, c; ks_sincospi((double)a, &s, &c); return (float)s; }
-KS_NV float __nv_cospif(float a) { double s, c; ks_sincospi((double)a, &s, &c); return (float)c; }
+KS_NV float __nv_sinpif(float a) { return ks_nv_sinpif(a); }
+KS_NV float __nv_cospif(float a) { return ks_nv_cospif(a); }
 KS_NV void __nv_sincospif(float a, float *s, float *c) {
-  double sd, cd;
-  ks_sincospi((double)a, &sd, &cd);
-  *s = (float)sd;
-  *c = (float)cd;
+  *s = ks_nv_sinpif(a);
+  *c = ks_nv_cospif(a);
 }
 KS_NV double __nv_hypot(double a, double b) { double v[2] = {a, b}; return ks_norm(v, 2); }
 KS_NV double __nv_rhypot(double a, double b) { double v[2] = {a, b}; return ks_rnorm(v, 2); }
@@ -1556,9 +1577,9 @@ KS_NV double __nv_norm3d(double a, double b, double c) { double v[3] = {a, b, c}
 KS_NV double __nv_rnorm3d(double a, double b, double c) { double v[3] = {a, b, c}; return ks_rnorm(v, 3); }
 KS_NV double __nv_norm4d(double a, double b, double c, double d) { double v[4] = {a, b, c, d}; return ks_norm(v, 4); }
 KS_NV double __nv_rnorm4d(double a, double b, double c, double d) { double v[4] = {a, b, c, d}; return ks_rnorm(v, 4); }
-KS_NV float __nv_rhypotf(float a, float b) { double v[2] = {a, b}; return (float)ks_rnorm(v, 2); }
-KS_NV float __nv_norm3df(float a, float b, float c) { double v[3] = {a, b, c}; return (float)ks_norm(v, 3); }
-KS_NV float __nv_rnorm3df(float a, float b, float c) { double v[3] = {a, b, c}; return (float)ks_rnorm(v, 3); }
+KS_NV float __nv_rhypotf(float a, float b) { return ks_nv_rhypotf(a, b); }
+KS_NV float __nv_norm3df(float a, float b, float c) { return ks_nv_norm3df(a, b, c); }
+KS_NV float __nv_rnorm3df(float a, float b, float c) { return ks_nv_rnorm3df(a, b, c); }
 KS_NV float __nv_norm4df(float a, float b, float c, float d) { double v[4] = {a, b, c, d}; return (float)ks_norm(v, 4); }
 KS_NV float __nv_rnorm4df(float a, float b, float c, float d) { double v[4] = {a, b, c, d}; return (float)ks_rnorm(v, 4); }
 KS_NV double __nv_norm(int n, const double *v) { return ks_norm(v, n); }

@@ -232,11 +232,12 @@ KS_NV double __nv_tgamma(double x) {
   return KS_MX_PI / (s * g);
 }
 
-KS_NV float __nv_lgammaf(float x) { return (float)__nv_lgamma((double)x); }
-KS_NV float __nv_tgammaf(float x) { return (float)__nv_tgamma((double)x); }
-KS_NV float __nv_asinhf(float x) { return (float)__nv_asinh((double)x); }
-KS_NV float __nv_acoshf(float x) { return (float)__nv_acosh((double)x); }
-KS_NV float __nv_atanhf(float x) { return (float)__nv_atanh((double)x); }
+KS_NV float __nv_lgammaf(float x) { return ks_nv_lgammaf(x); }  // nvcc's sequence (kernelscope_nvmathf.h)
+KS_NV float __nv_tgammaf(float x) { return ks_nv_tgammaf(x); }  // nvcc's sequence (kernelscope_nvmathf.h)
+// asinhf, acoshf, atanhf: nvcc's sequences (kernelscope_nvmathf.h).
+KS_NV float __nv_asinhf(float x) { return ks_nv_asinhf(x); }
+KS_NV float __nv_acoshf(float x) { return ks_nv_acoshf(x); }
+KS_NV float __nv_atanhf(float x) { return ks_nv_atanhf(x); }
 
 // ---- Bessel functions (float, computed in double) ----
 
@@ -339,30 +340,11 @@ KS_IN double ks_mx_y1(double x) {
   return -2.0 / (KS_MX_PI * x) + (2.0 / KS_MX_PI) * __nv_log(h) * ks_mx_jn_series(1, x) - s / KS_MX_PI;
 }
 
-KS_NV float __nv_j0f(float x) {
-  KS_MX_EXACT
-  if (__builtin_isinf(x)) return 0.0f;
-  return (float)ks_mx_j0((double)x);
-}
-KS_NV float __nv_j1f(float x) {
-  KS_MX_EXACT
-  if (__builtin_isinf(x)) return __builtin_copysignf(0.0f, x);
-  return (float)ks_mx_j1((double)x);
-}
-KS_NV float __nv_y0f(float x) {
-  KS_MX_EXACT
-  if (!(x >= 0.0f)) return __builtin_nanf("");
-  if (x == 0.0f) return -__builtin_inff();
-  if (__builtin_isinf(x)) return 0.0f;
-  return (float)ks_mx_y0((double)x);
-}
-KS_NV float __nv_y1f(float x) {
-  KS_MX_EXACT
-  if (!(x >= 0.0f)) return __builtin_nanf("");
-  if (x == 0.0f) return -__builtin_inff();
-  if (__builtin_isinf(x)) return 0.0f;
-  return (float)ks_mx_y1((double)x);
-}
+// j0f, j1f: nvcc's sequences (kernelscope_nvmathf.h).
+KS_NV float __nv_j0f(float x) { return ks_nv_j0f(x); }
+KS_NV float __nv_j1f(float x) { return ks_nv_j1f(x); }
+KS_NV float __nv_y0f(float x) { return ks_nv_y0f(x); }  // nvcc's sequence (kernelscope_nvmathf.h)
+KS_NV float __nv_y1f(float x) { return ks_nv_y1f(x); }  // nvcc's sequence (kernelscope_nvmathf.h)
 
 // J_n: the series for |x| <= n (and small x), forward recurrence from J0 and J1 above.
 KS_NV float __nv_jnf(int n, float xf) {
@@ -428,21 +410,9 @@ KS_IN double ks_mx_in_series(int n, double x) {
   return s;
 }
 
-KS_NV float __nv_cyl_bessel_i0f(float x) {
-  KS_MX_EXACT
-  double a = __builtin_fabs((double)x);
-  if (!(a == a)) return x;
-  if (a > 100.0) return __builtin_inff();
-  return (float)ks_mx_in_series(0, a);
-}
-KS_NV float __nv_cyl_bessel_i1f(float x) {
-  KS_MX_EXACT
-  double a = __builtin_fabs((double)x);
-  if (!(a == a)) return x;
-  if (a > 100.0) return __builtin_copysignf(__builtin_inff(), x);
-  float r = (float)ks_mx_in_series(1, a);
-  return x < 0 ? -r : r;
-}
+// cyl_bessel_i0f/i1f: nvcc's sequences (kernelscope_nvmathf.h).
+KS_NV float __nv_cyl_bessel_i0f(float x) { return ks_nv_cyl_bessel_i0f(x); }
+KS_NV float __nv_cyl_bessel_i1f(float x) { return ks_nv_cyl_bessel_i1f(x); }
 
 // ---- double Bessel functions (double-double series, Hankel's expansion for large x) ----
 
