@@ -104,6 +104,9 @@ type Config struct {
 	// (global at the L2 servers, shared at the SM). Nil: the events' outcomes.
 	Caches  *mem.TimedHierarchy
 	Atomics *mem.AtomicUnits
+	// Release, when set, is given each warp stream of a block once the block
+	// retired: the model reads it no more, so the caller may reuse its memory.
+	Release func(WarpStream)
 }
 
 // maxIssues is the most SASS instructions one PTX instruction may issue as.
@@ -122,20 +125,21 @@ type warp struct {
 	nin     *Inst       // the instruction at pos (nil when the stream is exhausted)
 	nready  int64       // when the scoreboard lets nin issue: its registers' latest ready time
 	ctrl    int64       // no issue before this cycle
-	age     int64       // dispatch order: the scheduler prefers the oldest
+	since   int64       // the cycle the current state began
 	done    bool        // its stream is exhausted
 	atBar   bool        // waiting at a block barrier
 	state   Reason      // current state, held since the cycle since
 	nst     Reason      // state decided by classify
 	ctrlWhy Reason      // reason while now < ctrl
 	ndep    latency.Dep // the kind of the latest producer nin waits for
+	hasTL   bool        // tl is set (so chargeTo reads tl only then)
 	statePC int32       // instruction the current state is charged to
 	npc     int32
 	ctrlPC  int32
 	ninPC   int32 // the pc of nin (the event at pos)
-	si      int32 // index in its sub-partition's warps and wk
 
-	since    int64
+	age      int64 // dispatch order: the scheduler prefers the oldest
+	si       int32 // index in its sub-partition's warps and wk
 	stream   WarpStream
 	pos      int
 	blk      *block
@@ -147,6 +151,7 @@ type warp struct {
 	tl       *WarpTimeline
 	maxIntvl int
 	one      [1]Event // execution-driven: the stream holding the next instruction (driven.go)
+	_        [32]byte // to 256 bytes, a size class whose objects are 64-byte aligned: the hot fields stay in one cache line
 }
 
 type block struct {
@@ -201,8 +206,8 @@ type Model struct {
 	retired bool     // a block finished since the last retire
 	ev      events   // the sub-partitions with warps, by the cycle each can next act (events.go)
 	cur     *subpart // the sub-partition being stepped (not filed)
-	due     []int32  // scratch of step: the indices of the warps it classified
 	free    []*warp  // warps of retired blocks, reused with their register arrays
+	due     []int32  // scratch of step: the indices of the warps it classified
 	scan    bool     // test only: walk every sub-partition every event cycle (the loop the queue replaced)
 
 	nextAccs []mem.Access // the accesses of the block AddBlockAccesses is dispatching
@@ -381,7 +386,7 @@ func (m *Model) seat(s *sm, b *block, i int, w *warp) {
 	if m.tlLeft > 0 {
 		m.tlLeft--
 		m.res.Timelines = append(m.res.Timelines, WarpTimeline{Block: b.id, Warp: i, SM: s.id, SubPart: i % 4, First: m.now})
-		w.tl = &m.res.Timelines[len(m.res.Timelines)-1]
+		w.tl, w.hasTL = &m.res.Timelines[len(m.res.Timelines)-1], true
 	}
 	sp := &s.sp[i%4]
 	w.si = int32(len(sp.warps))
@@ -476,9 +481,9 @@ func (m *Model) step(sp *subpart) {
 	// warp's wake, math.MaxInt64 once done): the others keep their state, and
 	// setState would be a no-op for them (a waiting warp in state Selected is
 	// sp.last issuing its SASS slots while busy).
-	due := m.due[:0]
+	due, now := m.due[:0], m.now // m.now does not change before issue
 	for i, t := range sp.wk {
-		if t > m.now {
+		if t > now {
 			wake = min(wake, t)
 			continue
 		}
@@ -495,7 +500,7 @@ func (m *Model) step(sp *subpart) {
 		}
 	}
 	m.due = due
-	busy := m.now < sp.busy // still issuing the SASS slots of sp.last's instruction
+	busy := now < sp.busy // still issuing the SASS slots of sp.last's instruction
 	if busy {
 		pick = nil
 	}
@@ -569,7 +574,7 @@ func (m *Model) chargeTo(w *warp, end int64) {
 	if w.statePC >= 0 && int(w.statePC) < len(m.res.PerPC) {
 		m.res.PerPC[w.statePC][w.state] += n
 	}
-	if tl := w.tl; tl != nil {
+	if tl := w.tl; w.hasTL && tl != nil {
 		if k := len(tl.Intervals); k > 0 && tl.Intervals[k-1].State == w.state && tl.Intervals[k-1].End == w.since {
 			tl.Intervals[k-1].End = end
 		} else if len(tl.Intervals) >= m.cfg.MaxIntervals {
@@ -964,6 +969,9 @@ func (m *Model) retire() {
 		s := b.sm
 		s.blocks--
 		for _, w := range b.warps {
+			if m.cfg.Release != nil && m.src == nil {
+				m.cfg.Release(w.stream)
+			}
 			w.stream, w.blk, w.tl = nil, nil, nil
 		}
 		m.free = append(m.free, b.warps...)
