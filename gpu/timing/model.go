@@ -138,7 +138,7 @@ type warp struct {
 	ctrlPC  int32
 	ninPC   int32 // the pc of nin (the event at pos)
 
-	age      int64 // dispatch order: the scheduler prefers the oldest
+	age      int64 // dispatch order: the scheduler prefers the oldest (sp.warps is kept in this order)
 	si       int32 // index in its sub-partition's warps and wk
 	stream   WarpStream
 	pos      int
@@ -495,7 +495,11 @@ func (m *Model) step(sp *subpart) {
 		m.classify(s, sp, w)
 		sp.wk[i] = w.wake
 		due = append(due, int32(i))
-		if w.nst == Selected && (pick == nil || w == sp.last || (pick != sp.last && w.age < pick.age)) {
+		// GTO: the last issuer while eligible, else the oldest eligible warp.
+		// sp.warps is in age order (seated in dispatch order, compacted in
+		// order), so the first eligible one found is the oldest: a later w is
+		// never older than pick.
+		if w.nst == Selected && (pick == nil || w == sp.last) {
 			pick = w
 		}
 	}
