@@ -23,6 +23,11 @@
 # (GOMAXPROCS 1 and 2: the parallel block scheduler), rows named NAME and
 # NAME-2; ONLY=REGEXP keeps the packages matching it (ONLY=gpu/sim).
 #   CPUS=1,2 ONLY='gpu/(sim|analysis)' scripts/bench.sh
+# LARGE=1 adds the issue's large launches through `kernelscope run --json`
+# (one process each, /usr/bin/time: CPU seconds and peak RSS beside the bound
+# 2 x buffers + 200 MB): the 16M-element shared reduction (checks race,init,sync,
+# timing on: sampled) and matmul_tiled N=512; LARGE=2 adds matmul_tiled N=1024
+# (minutes). Both sides when BASE is set; COUNT does not apply (one run each).
 # CPU time (cpu-s/op, thread-inst/cpu-s) is the figure to trust on a loaded
 # machine; wall time depends on what else runs. Raw output: build/bench/*.txt
 # (benchstat-compatible; benchstat is run on them when it is on PATH).
@@ -105,6 +110,44 @@ done
 [ -z "${ONLY:-}" ] && (cd "$newdir" && go test ./gpu/mem -run '^$' -bench '^BenchmarkSharedWavefronts$' -count "$COUNT" &&
   go test ./gpu/analysis -run '^$' -bench '^BenchmarkSummarise$' -benchtime 3x -count "$COUNT" -benchmem) |
   grep '^Benchmark' >"$out/micro.txt" || true
+# The large launches (LARGE=1|2): one process per launch and side.
+: >"$out/large.txt"
+if [ -n "${LARGE:-}" ]; then
+  ptx=$root/testdata/golden/ptx
+  large="reduce16M|65536|256|reduce_sequential(rand(16777216), zeros(65536), 16777216)|reduce|--check race,init,sync|67371008
+matmul512|32,32|16,16|matmul_tiled(rand(262144), rand(262144), zeros(262144), 512)|matmul_tiled||3145728"
+  [ "${LARGE}" = 2 ] && large="$large
+matmul1024|64,64|16,16|matmul_tiled(rand(1048576), rand(1048576), zeros(1048576), 1024)|matmul_tiled|--budget 1e10|12582912"
+  for side in $sides; do
+    dir=$newdir
+    [ "$side" = base ] && dir=$out/base
+    echo "building $side kernelscope" >&2
+    (cd "$dir" && go build -o "$out/bin/kernelscope.$side" .) || continue
+  done
+  while IFS='|' read -r name grid block launch src extra bufbytes; do
+    for side in $sides; do
+      bin=$out/bin/kernelscope.$side
+      [ -x "$bin" ] || continue
+      echo "large $name ($side)" >&2
+      # shellcheck disable=SC2086
+      /usr/bin/time -f "%U %S %e %M" -o "$out/time.txt" "$bin" run --json --arch sm_90 --grid "$grid" --block "$block" \
+        --launch "$launch" --timing on $extra "$ptx/$src.sm_90.ptx" >"$out/large.$name.$side.json" || true
+      python3 - "$name" "$side" "$out/time.txt" "$out/large.$name.$side.json" "$bufbytes" >>"$out/large.txt" <<'PY'
+import json, sys
+name, side, tf, jf, buf = sys.argv[1:6]
+u, s_, e, rss = open(tf).read().split()[-4:]
+try:
+    d = json.load(open(jf)); ti = d.get("stats", {}).get("thread_instructions", 0); cyc = (d.get("timing") or {}).get("cycles")
+except Exception:
+    ti, cyc = 0, None
+cpu = float(u) + float(s_)
+bound = 2 * int(buf) / 2**20 + 200
+print(f"{name:12} {side:5} cpu-s {cpu:7.2f}  wall-s {float(e):7.2f}  peak-RSS-MB {int(rss)/1024:7.1f}  bound-MB {bound:6.1f}  "
+      f"thread-inst/cpu-s {ti/cpu if cpu else 0:.3e}  cycles {cyc}")
+PY
+    done
+  done <<<"$large"
+fi
 echo "load after: $(uptime)" >&2
 
 python3 - "$out" $sides <<'EOF'
@@ -145,6 +188,10 @@ if bundles:
     for name in bundles:
         ms = statistics.median(data[sides[-1]][name]["ns/op"]) / 1e6
         print(f"{name:34} {ms:8.1f} ms/op (wall, median)   {'within' if ms <= 50 else 'OVER'} budget")
+large = open(f"{out}/large.txt").read() if os.path.exists(f"{out}/large.txt") else ""
+if large:
+    print("\nlarge launches (kernelscope run --json, one process each; peak RSS from /usr/bin/time):")
+    print(large, end="")
 micro = load(f"{out}/micro.txt")
 if micro:
     print("\nsame-binary comparisons (implementation it replaced vs new):")

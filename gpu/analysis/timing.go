@@ -43,7 +43,8 @@ type timingRun struct {
 	stepEv      timing.Event // its first access's outcome
 	stepAcc     mem.Access   // that access, for the atomic units and timed caches
 	stepHasAcc  bool
-	driven      *timing.Result // the model's result once the launch ran
+	driven      *timing.Result      // the model's result once the launch ran
+	pool        []timing.WarpStream // streams of retired blocks, for reuse (timing.Config.Release)
 
 	async [][]sim.AsyncRec // the running block's mbarrier and bulk-copy records (async.go)
 }
@@ -71,11 +72,13 @@ func newTimingRun(ctx context.Context, archName string, mod *ptx.Module, k *ptx.
 		in.Issues = issues[pc].Slots
 		in.SASSPipes = sassPipes(issues[pc], in.Timing.Pipe)
 	}
-	m, err := timing.New(prog, timing.Config{BlocksPerSM: max(blocksPerSM, 1), TimelineWarps: timelineWarps})
+	t := &timingRun{ctx: ctx, decoded: dec, prog: prog, queues: make([][]timing.Event, warpsPerBlock)}
+	m, err := timing.New(prog, timing.Config{BlocksPerSM: max(blocksPerSM, 1), TimelineWarps: timelineWarps,
+		Release: func(s timing.WarpStream) { t.pool = append(t.pool, s[:0]) }})
 	if err != nil {
 		return nil, err
 	}
-	t := &timingRun{ctx: ctx, decoded: dec, prog: prog, model: m, queues: make([][]timing.Event, warpsPerBlock)}
+	t.model = m
 	t.npcs = len(prog.Insts)
 	return t, nil
 }
@@ -141,7 +144,7 @@ func (t *timingRun) block(_ int, warps [][]sim.Issue) {
 		if w < len(t.queues) {
 			q = t.queues[w]
 		}
-		s := make(timing.WarpStream, 0, len(issues))
+		s := t.stream(len(issues))
 		for i, is := range issues {
 			n := min(int(is.Accesses), len(q))
 			var first timing.Event
@@ -175,6 +178,22 @@ func (t *timingRun) block(_ int, warps [][]sim.Issue) {
 		return
 	}
 	t.err = t.model.AddBlock(t.ctx, streams)
+}
+
+// stream returns an empty warp stream of capacity n or more: the last one the
+// model released (retired blocks' streams), or a new one when that is too small
+// (then the released one is dropped, so the pool never holds more streams than
+// the resident blocks had).
+func (t *timingRun) stream(n int) timing.WarpStream {
+	if k := len(t.pool); k > 0 {
+		s := t.pool[k-1]
+		t.pool[k-1] = nil
+		t.pool = t.pool[:k-1]
+		if cap(s) >= n {
+			return s
+		}
+	}
+	return make(timing.WarpStream, 0, n)
 }
 
 // finish completes the model and puts its answer in the report.

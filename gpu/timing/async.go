@@ -229,7 +229,7 @@ func (m *Model) contribute(b *block, o *AsyncOp, t int64) {
 	}
 	for _, x := range p.waiters {
 		x.ctrl = max(p.done+x.waitLat, m.now+1)
-		x.wake = m.now
+		m.setWake(x, m.now)
 		m.wakeBy(&b.sm.sp[x.idx%4], m.now+1)
 	}
 	p.waiters = nil
@@ -295,7 +295,8 @@ func (m *Model) unstickAsync() bool {
 		for _, ps := range b.async.phases {
 			for i := range ps {
 				for _, x := range ps[i].waiters {
-					x.ctrl, x.wake = m.now+1, m.now
+					x.ctrl = m.now + 1
+					m.setWake(x, m.now)
 					m.wakeBy(&b.sm.sp[x.idx%4], m.now+1)
 					m.res.AsyncForced++
 					any = true

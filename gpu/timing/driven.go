@@ -196,7 +196,7 @@ func (m *Model) syncBar(b *block) {
 		m.refill(x, x.ctrlPC)
 		m.fold(x)
 		m.prepare(x)
-		x.wake = 0
+		m.setWake(x, 0)
 		if x.pos >= len(x.stream) && !x.atBar {
 			m.exitAfter(x, 0)
 			continue

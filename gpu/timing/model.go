@@ -106,6 +106,9 @@ type Config struct {
 	// (global at the L2 servers, shared at the SM). Nil: the events' outcomes.
 	Caches  *mem.TimedHierarchy
 	Atomics *mem.AtomicUnits
+	// Release, when set, is given each warp stream of a block once the block
+	// retired: the model reads it no more, so the caller may reuse its memory.
+	Release func(WarpStream)
 }
 
 // maxIssues is the most SASS instructions one PTX instruction may issue as.
@@ -118,24 +121,27 @@ var (
 )
 
 // warp is one resident warp. The fields step and classify read for every
-// warp of a due sub-partition come first (one cache line).
+// warp of a due sub-partition come first (64 bytes: one cache line).
 type warp struct {
 	wake    int64       // earliest cycle its state can change (for skipping)
+	nin     *Inst       // the instruction at pos (nil when the stream is exhausted)
+	nready  int64       // when the scoreboard lets nin issue: its registers' latest ready time
+	ctrl    int64       // no issue before this cycle
+	since   int64       // the cycle the current state began
 	done    bool        // its stream is exhausted
 	atBar   bool        // waiting at a block barrier
 	state   Reason      // current state, held since the cycle since
 	nst     Reason      // state decided by classify
 	ctrlWhy Reason      // reason while now < ctrl
 	ndep    latency.Dep // the kind of the latest producer nin waits for
+	hasTL   bool        // tl is set (so chargeTo reads tl only then)
 	statePC int32       // instruction the current state is charged to
 	npc     int32
 	ctrlPC  int32
-	ctrl    int64 // no issue before this cycle
-	nready  int64 // when the scoreboard lets nin issue: its registers' latest ready time
-	age     int64
-	since   int64
-	nin     *Inst // the instruction at pos (nil when the stream is exhausted)
+	ninPC   int32 // the pc of nin (the event at pos)
 
+	age      int64 // dispatch order: the scheduler prefers the oldest (sp.warps is kept in this order)
+	si       int32 // index in its sub-partition's warps and wk
 	stream   WarpStream
 	pos      int
 	blk      *block
@@ -152,6 +158,8 @@ type warp struct {
 	aops                        []AsyncOp // the warp's ops, by position
 	ai                          int       // the next one to apply
 	bulkRead, bulkDone, waitLat int64     // its bulk stores read and done; the held wait's latency
+
+	_ [40]byte // to 320 bytes, a size class whose objects are 64-byte aligned: the hot fields stay in one cache line (TestWarpSize)
 }
 
 type block struct {
@@ -170,6 +178,7 @@ type block struct {
 type subpart struct {
 	wake     int64 // no warp of the sub-partition can change state before this cycle
 	warps    []*warp
+	wk       []int64 // per warp of warps: its wake, math.MaxInt64 once done (step scans this, not the warps)
 	last     *warp
 	pipeFree [latency.NumPipes]int64
 	busy     int64 // no issue before this cycle (an instruction of several SASS issue slots)
@@ -208,6 +217,7 @@ type Model struct {
 	ev      events   // the sub-partitions with warps, by the cycle each can next act (events.go)
 	cur     *subpart // the sub-partition being stepped (not filed)
 	free    []*warp  // warps of retired blocks, reused with their register arrays
+	due     []int32  // scratch of step: the indices of the warps it classified
 	scan    bool     // test only: walk every sub-partition every event cycle (the loop the queue replaced)
 
 	nextAccs []mem.Access // the accesses of the block AddBlockAccesses is dispatching
@@ -390,10 +400,12 @@ func (m *Model) seat(s *sm, b *block, i int, w *warp) {
 	if m.tlLeft > 0 {
 		m.tlLeft--
 		m.res.Timelines = append(m.res.Timelines, WarpTimeline{Block: b.id, Warp: i, SM: s.id, SubPart: i % 4, First: m.now})
-		w.tl = &m.res.Timelines[len(m.res.Timelines)-1]
+		w.tl, w.hasTL = &m.res.Timelines[len(m.res.Timelines)-1], true
 	}
 	sp := &s.sp[i%4]
+	w.si = int32(len(sp.warps))
 	sp.warps = append(sp.warps, w)
+	sp.wk = append(sp.wk, w.wake)
 	m.wakeBy(sp, m.now)
 }
 
@@ -482,27 +494,39 @@ func (m *Model) step(sp *subpart) {
 	s := sp.sm
 	var pick *warp
 	wake := int64(math.MaxInt64)
-	for _, w := range sp.warps {
-		if w.done {
+	// Only warps whose wake has come can change state (sp.wk mirrors each
+	// warp's wake, math.MaxInt64 once done): the others keep their state, and
+	// setState would be a no-op for them (a waiting warp in state Selected is
+	// sp.last issuing its SASS slots while busy).
+	due, now := m.due[:0], m.now // m.now does not change before issue
+	for i, t := range sp.wk {
+		if t > now {
+			wake = min(wake, t)
 			continue
 		}
-		if w.wake > m.now { // nothing it waits for can have changed
-			w.nst, w.npc = w.state, w.statePC
+		w := sp.warps[i]
+		if w.done {
+			sp.wk[i] = math.MaxInt64
 			continue
 		}
 		m.classify(s, sp, w)
-		if w.nst == Selected && (pick == nil || w == sp.last || (pick != sp.last && w.age < pick.age)) {
+		sp.wk[i] = w.wake
+		due = append(due, int32(i))
+		// GTO: the last issuer while eligible, else the oldest eligible warp.
+		// sp.warps is in age order (seated in dispatch order, compacted in
+		// order), so the first eligible one found is the oldest: a later w is
+		// never older than pick.
+		if w.nst == Selected && (pick == nil || w == sp.last) {
 			pick = w
 		}
 	}
-	busy := m.now < sp.busy // still issuing the SASS slots of sp.last's instruction
+	m.due = due
+	busy := now < sp.busy // still issuing the SASS slots of sp.last's instruction
 	if busy {
 		pick = nil
 	}
-	for _, w := range sp.warps {
-		if w.done {
-			continue
-		}
+	for _, i := range due {
+		w := sp.warps[i]
 		st := w.nst
 		if st == Selected && w != pick && !(busy && w == sp.last) {
 			st = NotSelected
@@ -519,6 +543,19 @@ func (m *Model) step(sp *subpart) {
 	}
 	sp.wake = wake
 }
+
+// setWake sets a seated warp's wake and its mirror in the sub-partition
+// (which stays math.MaxInt64 for a done warp: a warp that ended at a
+// barrier is released with the others).
+func (m *Model) setWake(w *warp, t int64) {
+	w.wake = t
+	if !w.done {
+		m.spOf(w).wk[w.si] = t
+	}
+}
+
+// spOf is the sub-partition a warp is seated on.
+func (m *Model) spOf(w *warp) *subpart { return &w.blk.sm.sp[w.idx%4] }
 
 // advance moves m.now to the next event cycle and retires finished blocks.
 func (m *Model) advance(next int64) {
@@ -558,7 +595,7 @@ func (m *Model) chargeTo(w *warp, end int64) {
 	if w.statePC >= 0 && int(w.statePC) < len(m.res.PerPC) {
 		m.res.PerPC[w.statePC][w.state] += n
 	}
-	if tl := w.tl; tl != nil {
+	if tl := w.tl; w.hasTL && tl != nil {
 		if k := len(tl.Intervals); k > 0 && tl.Intervals[k-1].State == w.state && tl.Intervals[k-1].End == w.since {
 			tl.Intervals[k-1].End = end
 		} else if len(tl.Intervals) >= m.cfg.MaxIntervals {
@@ -573,13 +610,12 @@ func (m *Model) chargeTo(w *warp, end int64) {
 // classify decides a warp's state at m.now (Selected meaning eligible) and
 // the earliest cycle it may change.
 func (m *Model) classify(s *sm, sp *subpart, w *warp) {
-	if w.done || w.pos >= len(w.stream) {
+	in := w.nin // prepare keeps it (and ninPC) for the event at pos: nil when exhausted
+	if w.done || in == nil {
 		w.wake = math.MaxInt64
 		return
 	}
-	e := w.stream[w.pos]
-	in := w.nin
-	w.npc = e.PC
+	w.npc = w.ninPC
 	if w.atBar {
 		w.nst, w.npc, w.wake = Barrier, w.ctrlPC, math.MaxInt64
 		return
@@ -669,6 +705,7 @@ func (m *Model) issue(s *sm, sp *subpart, w *warp) int64 {
 	}
 	if n > 1 {
 		w.wake = m.now + n // the warp stays selected while its slots issue
+		sp.wk[w.si] = w.wake
 	}
 	done := m.now + int64(t.Latency)
 	switch t.Class {
@@ -747,8 +784,9 @@ func (m *Model) prepare(w *warp) {
 	if w.pos >= len(w.stream) {
 		return
 	}
-	in := &m.prog.Insts[w.stream[w.pos].PC]
-	w.nin = in
+	pc := w.stream[w.pos].PC
+	in := &m.prog.Insts[pc]
+	w.nin, w.ninPC = in, pc
 	for _, r := range in.Src {
 		if w.ready[r] > w.nready {
 			w.nready, w.ndep = w.ready[r], w.dep[r]
@@ -919,7 +957,7 @@ func (m *Model) tryRelease(b *block) {
 		if w.atBar {
 			w.atBar = false
 			w.ctrl, w.ctrlWhy = rel+m.async.barExtra(w.ctrlPC), Barrier
-			w.wake = 0
+			m.setWake(w, 0)
 			m.wakeBy(&b.sm.sp[w.idx%4], m.now+1)
 		}
 	}
@@ -933,6 +971,7 @@ func (m *Model) exitAfter(w *warp, n int64) {
 		m.flushAsync(w)
 	}
 	w.done = true
+	m.spOf(w).wk[w.si] = math.MaxInt64
 	b := w.blk
 	b.live--
 	if b.live == 0 {
@@ -957,20 +996,24 @@ func (m *Model) retire() {
 		s := b.sm
 		s.blocks--
 		for _, w := range b.warps {
+			if m.cfg.Release != nil && m.src == nil {
+				m.cfg.Release(w.stream)
+			}
 			w.stream, w.blk, w.tl = nil, nil, nil
 		}
 		m.free = append(m.free, b.warps...)
 		for i := range s.sp {
 			sp := &s.sp[i]
 			j := 0
-			for _, w := range sp.warps {
+			for i, w := range sp.warps {
 				if w.blk != nil {
-					sp.warps[j] = w
+					sp.warps[j], sp.wk[j] = w, sp.wk[i]
+					w.si = int32(j)
 					j++
 				}
 			}
 			clear(sp.warps[j:])
-			sp.warps = sp.warps[:j]
+			sp.warps, sp.wk = sp.warps[:j], sp.wk[:j]
 			if j == 0 {
 				m.ev.unfile(sp)
 			}
