@@ -80,7 +80,7 @@ func contractFunction(body []string) bool {
 			continue
 		}
 		t := strings.TrimSpace(l)
-		if t == "" || t[0] == ';' {
+		if t == "" || t[0] == ';' || strings.HasPrefix(t, "uselistorder") { // use-list order directives are no uses
 			continue
 		}
 		in := irInst{line: n, block: block}
@@ -192,7 +192,7 @@ func NvccContraction(flags []string) bool {
 		switch {
 		case contractRE.MatchString(f), f == "-fmad=false", f == "--fmad=false":
 			return false
-		case mathFlags[f] && !strings.Contains(f, "-gpu-") && !strings.Contains(f, "-cuda-") &&
+		case mathFlags[f] && !strings.Contains(f, "gpu-") && !strings.Contains(f, "cuda-") &&
 			f != "-fno-fast-math" && f != "-funroll-loops" && f != "-fno-unroll-loops":
 			return false
 		}
@@ -200,15 +200,15 @@ func NvccContraction(flags []string) bool {
 	return true
 }
 
-// clangIRToPTX compiles dir/out.ll to dir/out.ptx after applying nvccContraction:
+// clangIRToPTX compiles dir/out.ll to dir/out.ptx after applying rewrite (nvccContraction):
 // code generation only (the IR is already optimised), at the cell's optimisation level.
 // It returns the command, for the Result.
-func clangIRToPTX(ctx context.Context, req Request, exe, dir string) (string, error) {
+func clangIRToPTX(ctx context.Context, req Request, exe, dir string, rewrite func([]byte) []byte) (string, error) {
 	ir, err := os.ReadFile(filepath.Join(dir, "out.ll"))
 	if err != nil {
 		return "", fmt.Errorf("toolchain: read LLVM IR: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "out.ll"), nvccContraction(ir), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "out.ll"), rewrite(ir), 0o600); err != nil {
 		return "", fmt.Errorf("toolchain: write LLVM IR: %w", err)
 	}
 	opt := "-O3"

@@ -376,11 +376,17 @@ func LibdeviceFunctions() []string {
 }
 
 func compileClang(ctx context.Context, req Request, exe, dir, srcName string) (*Result, error) {
+	return compileClangRewrite(ctx, req, exe, dir, srcName, nvccContraction)
+}
+
+// compileClangRewrite is compileClang with the IR rewrite of the nvcc-contraction
+// path given (tests pass the identity to check the two-step compile changes nothing else).
+func compileClangRewrite(ctx context.Context, req Request, exe, dir, srcName string, rewrite func([]byte) []byte) (*Result, error) {
 	version := toolVersion(ctx, dir, exe)
 	args := ClangArgs(req.Arch, req.Flags, dir, req.IncludeDir, srcName, "out.ptx")
 	nvccRule := NvccContraction(req.Flags)
 	if nvccRule {
-		args = append(args[:len(args)-2:len(args)-2], "-emit-llvm", "-o", "out.ll")
+		args = append(args[:len(args)-2:len(args)-2], "-emit-llvm", "-Xclang", "-emit-llvm-uselists", "-o", "out.ll")
 	}
 	out, runErr := run(ctx, dir, exe, args...)
 	text := cleanIncludeDir(cleanPaths(out, dir, srcName, req.File), req.IncludeDir)
@@ -388,7 +394,7 @@ func compileClang(ctx context.Context, req Request, exe, dir, srcName string) (*
 	cmd := cleanPaths(exe+" "+strings.Join(args, " "), dir, srcName, req.File)
 	if nvccRule && runErr == nil {
 		var irCmd string
-		irCmd, runErr = clangIRToPTX(ctx, req, exe, dir)
+		irCmd, runErr = clangIRToPTX(ctx, req, exe, dir, rewrite)
 		cmd += " && " + irCmd
 		if runErr != nil && ctx.Err() == nil {
 			return nil, runErr

@@ -1,0 +1,281 @@
+package toolchain
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// TestNvccContractionRule: the IR rewrite on hand-written IR, one product per case.
+func TestNvccContractionRule(t *testing.T) {
+	for _, c := range []struct {
+		name, body string
+		keep       bool
+	}{
+		{"one add", "  %3 = fmul contract float %0, %1\n  %4 = fadd contract float %3, %2\n  store float %4, ptr %p", true},
+		{"two adds and a subtract", "  %3 = fmul contract float %0, %1\n  %4 = fadd contract float %3, %2\n  %5 = fsub contract float %2, %3\n  %6 = fadd contract float %3, %5", true},
+		{"also stored", "  %3 = fmul contract float %0, %1\n  store float %3, ptr %p\n  %4 = fadd contract float %3, %2", false},
+		{"also shuffled", "  %3 = fmul contract float %0, %1\n  %4 = tail call contract float @llvm.nvvm.shfl.sync.bfly.f32(i32 -1, float %3, i32 1, i32 31), !dbg !5\n  %5 = fadd contract float %3, %4", false},
+		{"also multiplied", "  %3 = fmul contract float %0, %1\n  %4 = fadd contract float %3, %2\n  %5 = fmul contract float %3, %2", false},
+		{"adds in two blocks", "  %3 = fmul contract float %0, %1\n  %4 = fadd contract float %3, %2\n  br label %6\n6:\n  %7 = fadd contract float %3, %2", false},
+		{"one add in another block", "  %3 = fmul contract float %0, %1\n  br label %6\n6:                               ; preds = %2\n  %7 = fadd contract float %3, %2", true},
+		{"negated then added", "  %3 = fmul contract double %0, %1\n  %4 = fneg contract double %3\n  %5 = fadd contract double %4, %2\n  %6 = fadd contract double %3, %2", true},
+		{"negated then stored", "  %3 = fmul contract double %0, %1\n  %4 = fneg contract double %3\n  store double %4, ptr %p\n  %6 = fadd contract double %3, %2", false},
+		{"half2 also selected", "  %3 = fmul contract <2 x half> %0, %1\n  %4 = fadd contract <2 x half> %3, %2\n  %5 = select i1 %c, <2 x half> %3, <2 x half> %2", false},
+		{"a phi", "  %3 = fmul contract float %0, %1\n  %4 = fadd contract float %3, %2\n  br label %6\n6:\n  %7 = phi float [ %3, %5 ], [ %4, %6 ]", false},
+	} {
+		ir := "define void @k(float %0) {\n" + c.body + "\n  ret void\n}\n"
+		got := string(nvccContraction([]byte(ir)))
+		kept := strings.Contains(got, "%3 = fmul contract")
+		if kept != c.keep {
+			t.Errorf("%s: contract kept %v, want %v:\n%s", c.name, kept, c.keep, got)
+		}
+		if !c.keep && got != strings.Replace(ir, "fmul contract ", "fmul ", 1) {
+			t.Errorf("%s: more than the product's flag changed:\n%s", c.name, got)
+		}
+	}
+	// fast (which includes contract) and products without the flag are left alone
+	for _, ir := range []string{
+		"define void @k() {\n  %3 = fmul fast float %0, %1\n  store float %3, ptr %p\n  %4 = fadd fast float %3, %2\n}\n",
+		"define void @k() {\n  %3 = fmul float %0, %1\n  store float %3, ptr %p\n  %4 = fadd contract float %3, %2\n}\n",
+	} {
+		if got := string(nvccContraction([]byte(ir))); got != ir {
+			t.Errorf("changed:\n%s\nto\n%s", ir, got)
+		}
+	}
+}
+
+// TestNvccContractionFlags: the flags that keep the nvcc rule and those that choose clang's own.
+func TestNvccContractionFlags(t *testing.T) {
+	for _, c := range []struct {
+		flags []string
+		want  bool
+	}{
+		{nil, true},
+		{[]string{"-O2", "-DN=4", "-use_fast_math", "-fmad=true", "-fgpu-flush-denormals-to-zero", "-lineinfo"}, true},
+		{[]string{"-ffp-contract=fast-honor-pragmas"}, false},
+		{[]string{"-ffp-contract=on"}, false},
+		{[]string{"-ffp-contract=off"}, false},
+		{[]string{"-fmad=false"}, false},
+		{[]string{"-ffast-math"}, false},
+		{[]string{"-fno-signed-zeros"}, false},
+		{[]string{"-Xclang"}, false},
+	} {
+		if got := NvccContraction(c.flags); got != c.want {
+			t.Errorf("NvccContraction(%q) = %v, want %v", c.flags, got, c.want)
+		}
+	}
+}
+
+// sassFPRE matches an FP32/FP64/FP16 add, multiply or fma in a cuobjdump listing;
+// group 1 is the opcode, group 2 its operands.
+var sassFPRE = regexp.MustCompile(`/\*[0-9a-f]{4}\*/\s+(?:@!?U?P[T0-9]\s+)?(FFMA|FMUL|FADD|DFMA|DMUL|DADD|HFMA2|HMUL2|HADD2)(\.[A-Z0-9.]+)?\s+([^;]*);`)
+
+// sassFPCounts counts per kernel (the pNN_name part of the mangled name) the
+// floating-point fma/mul/add instructions of nvcc's SASS, leaving out the forms
+// ptxas uses as moves (HFMA2 -RZ, RZ: a constant; FADD |x|, -RZ and x, -RZ: an
+// abs or copy) and conversions (HADD2.F32).
+func sassFPCounts(t *testing.T, sass string) map[string]map[string]int {
+	out := map[string]map[string]int{}
+	var cur map[string]int
+	fn := regexp.MustCompile(`Function : \S*?(p\d\d_[a-z0-9_]+?)(?:P|S|i[^a-z])`)
+	for _, l := range strings.Split(sass, "\n") {
+		if m := fn.FindStringSubmatch(l); m != nil {
+			cur = map[string]int{}
+			out[m[1]] = cur
+			continue
+		}
+		m := sassFPRE.FindStringSubmatch(l)
+		if m == nil || cur == nil {
+			continue
+		}
+		op, mod, ops := m[1], m[2], m[3]
+		switch {
+		case op == "HFMA2" && strings.Contains(ops, "-RZ, RZ"),
+			op == "FADD" && strings.HasSuffix(strings.TrimSpace(ops), ", -RZ"),
+			op == "HADD2" && strings.HasPrefix(mod, ".F32"):
+			continue
+		}
+		cur[map[string]string{"FFMA": "fma.f32", "FMUL": "mul.f32", "FADD": "add.f32", "DFMA": "fma.f64",
+			"DMUL": "mul.f64", "DADD": "add.f64", "HFMA2": "fma.f16", "HMUL2": "mul.f16", "HADD2": "add.f16"}[op]]++
+	}
+	if len(out) == 0 {
+		t.Fatal("no kernels in the recorded SASS")
+	}
+	return out
+}
+
+// ptxFPRE matches an fma/mul/add/sub of f32/f64/f16/f16x2 in PTX (group 1 op, group 2 type).
+var ptxFPRE = regexp.MustCompile(`(?m)^\s*(?:@%p\d+\s+)?(fma|mul|add|sub)(?:\.rn)?(?:\.ftz)?\.(f32|f64|f16x2|f16)\s`)
+
+// ptxFPCounts counts the same per kernel of clang's PTX (sub as add, f16x2 as f16).
+func ptxFPCounts(ptx string) map[string]map[string]int {
+	out := map[string]map[string]int{}
+	entry := regexp.MustCompile(`\.entry\s+\S*?(p\d\d_[a-z0-9_]+?)(?:P|S|i[^a-z])`)
+	parts := entry.FindAllStringSubmatchIndex(ptx, -1)
+	for i, p := range parts {
+		end := len(ptx)
+		if i+1 < len(parts) {
+			end = parts[i+1][0]
+		}
+		c := map[string]int{}
+		for _, m := range ptxFPRE.FindAllStringSubmatch(ptx[p[0]:end], -1) {
+			op, ty := m[1], m[2]
+			if op == "sub" {
+				op = "add"
+			}
+			if ty == "f16x2" {
+				ty = "f16"
+			}
+			c[op+"."+ty]++
+		}
+		out[ptx[p[2]:p[3]]] = c
+	}
+	return out
+}
+
+// contractKnown are the patterns whose clang-path counts are known to differ from the
+// H200's machine code, and why (testdata/contract/README.md).
+var contractKnown = map[string]string{
+	"p13_loop":       "a loop: ptxas unrolls it further than the PTX",
+	"p27_after_loop": "a loop: ptxas unrolls it further than the PTX",
+	"p43_rms":        "a loop: nvcc unrolls a stride-32 loop by 4, clang leaves it rolled",
+	"p42_far_live":   "nvcc's distance heuristic (an add 500+ IR instructions after a product with another use) is not modelled",
+	"p25_self":       "t + t of a product: nvcc makes fma(a, b, t), clang keeps mul and add",
+}
+
+func fmtCounts(c map[string]int) string {
+	keys := make([]string, 0, len(c))
+	for k := range c {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		fmt.Fprintf(&b, "%s×%d ", k, c[k])
+	}
+	return strings.TrimSpace(b.String())
+}
+
+func sameCounts(a, b map[string]int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// TestContractionMatchesH200: the clang path's fma/mul/add counts of every pattern of
+// testdata/contract/patterns.cu equal those of nvcc's machine code for the H200
+// (recorded SASS), except the named known differences; with clang's own contraction
+// (-ffp-contract=fast-honor-pragmas) the products with other uses are fused, so the same
+// comparison fails for them (the rule is what makes the difference).
+func TestContractionMatchesH200(t *testing.T) {
+	if _, err := exec.LookPath("clang-19"); err != nil {
+		t.Skip("clang-19 not found")
+	}
+	src, err := os.ReadFile("../../testdata/contract/patterns.cu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sass, err := os.ReadFile("../../testdata/contract/nvcc_sm90.sass")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := sassFPCounts(t, string(sass))
+	if len(want) != 44 {
+		t.Fatalf("%d kernels in the recorded SASS, want 44", len(want))
+	}
+	compile := func(flags []string) map[string]map[string]int {
+		res, err := Compile(context.Background(), Request{Source: string(src), File: "patterns.cu", Arch: "sm_90", Compiler: "clang", Flags: flags})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ptxFPCounts(string(res.PTX))
+	}
+	got := compile(nil)
+	clangOwn := compile([]string{"-ffp-contract=fast-honor-pragmas"})
+	same, ownSame := 0, 0
+	for k, w := range want {
+		g, ok := got[k]
+		if !ok {
+			t.Errorf("%s: not in clang's PTX", k)
+			continue
+		}
+		if sameCounts(g, w) {
+			same++
+		}
+		if sameCounts(clangOwn[k], w) {
+			ownSame++
+		}
+		if why, known := contractKnown[k]; known {
+			t.Logf("%s: clang %s, H200 %s (known: %s)", k, fmtCounts(g), fmtCounts(w), why)
+			continue
+		}
+		if !sameCounts(g, w) {
+			t.Errorf("%s: clang path %s, nvcc's SASS %s", k, fmtCounts(g), fmtCounts(w))
+		}
+	}
+	t.Logf("same fma/mul/add counts as the H200's code: %d of %d patterns (clang's own contraction: %d)", same, len(want), ownSame)
+	if ownSame >= same {
+		t.Errorf("clang's own contraction matches %d patterns, the nvcc rule %d", ownSame, same)
+	}
+	for _, k := range []string{"p04_store", "p05_shfl", "p22_warp_sumsq", "p30_double_store", "p44_half_cvt"} {
+		if sameCounts(clangOwn[k], want[k]) {
+			t.Errorf("%s: -ffp-contract=fast-honor-pragmas no longer gives clang's own contraction (%s)", k, fmtCounts(clangOwn[k]))
+		}
+	}
+}
+
+// TestTwoStepCompileIsExact: compiling through LLVM IR with the identity rewrite gives
+// byte for byte the PTX of one clang run (so the rule is the only change), for the
+// patterns and every golden source.
+func TestTwoStepCompileIsExact(t *testing.T) {
+	exe, err := chooseCompiler("clang", exec.LookPath)
+	if err != nil {
+		t.Skip("clang-19 not found")
+	}
+	files, _ := filepath.Glob("../../testdata/golden/src/*.cu")
+	files = append(files, "../../testdata/contract/patterns.cu")
+	if len(files) < 10 {
+		t.Fatalf("only %d sources", len(files))
+	}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ptx [2][]byte
+		for i, flags := range [][]string{nil, {"-ffp-contract=fast-honor-pragmas"}} {
+			dir := t.TempDir()
+			if err := writePrelude(dir); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "k.cu"), src, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			req := Request{Source: string(src), File: "k.cu", Arch: "sm_90", Compiler: "clang", Flags: flags, Timeout: DefaultTimeout}
+			res, err := compileClangRewrite(context.Background(), req, exe, dir, "k.cu", func(b []byte) []byte { return b })
+			if err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			if strings.Contains(res.Command, "-x ir") != (i == 0) {
+				t.Fatalf("%s flags %v: command %q", f, flags, res.Command)
+			}
+			ptx[i] = res.PTX
+		}
+		if string(ptx[0]) != string(ptx[1]) {
+			t.Errorf("%s: the two-step compile differs from one clang run", f)
+		}
+	}
+}
