@@ -2,15 +2,37 @@ package toolchain
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"testing"
+
+	"github.com/kernelscope/kernelscope/internal/fpmix"
 )
+
+// patternNameRE takes pNN_name out of a pattern kernel's mangled name (_Z8p01_exprPKfPf).
+var patternNameRE = regexp.MustCompile(`^_Z\d+(p\d\d_\w+)$`)
+
+// patternName is the pattern of a mangled name: the length prefix says where the name ends.
+func patternName(mangled string) string {
+	m := patternNameRE.FindStringSubmatch(mangled)
+	if m == nil {
+		return mangled
+	}
+	n := 0
+	for _, c := range mangled[2:] {
+		if c < '0' || c > '9' {
+			break
+		}
+		n = n*10 + int(c-'0')
+	}
+	if n > len(m[1]) {
+		return mangled
+	}
+	return m[1][:n]
+}
 
 // TestNvccContractionRule: the IR rewrite on hand-written IR, one product per case.
 func TestNvccContractionRule(t *testing.T) {
@@ -73,73 +95,6 @@ func TestNvccContractionFlags(t *testing.T) {
 	}
 }
 
-// sassFPRE matches an FP32/FP64/FP16 add, multiply or fma in a cuobjdump listing;
-// group 1 is the opcode, group 2 its operands.
-var sassFPRE = regexp.MustCompile(`/\*[0-9a-f]{4}\*/\s+(?:@!?U?P[T0-9]\s+)?(FFMA|FMUL|FADD|DFMA|DMUL|DADD|HFMA2|HMUL2|HADD2)(\.[A-Z0-9.]+)?\s+([^;]*);`)
-
-// sassFPCounts counts per kernel (the pNN_name part of the mangled name) the
-// floating-point fma/mul/add instructions of nvcc's SASS, leaving out the forms
-// ptxas uses as moves (HFMA2 -RZ, RZ: a constant; FADD |x|, -RZ and x, -RZ: an
-// abs or copy) and conversions (HADD2.F32).
-func sassFPCounts(t *testing.T, sass string) map[string]map[string]int {
-	out := map[string]map[string]int{}
-	var cur map[string]int
-	fn := regexp.MustCompile(`Function : \S*?(p\d\d_[a-z0-9_]+?)(?:P|S|i[^a-z])`)
-	for _, l := range strings.Split(sass, "\n") {
-		if m := fn.FindStringSubmatch(l); m != nil {
-			cur = map[string]int{}
-			out[m[1]] = cur
-			continue
-		}
-		m := sassFPRE.FindStringSubmatch(l)
-		if m == nil || cur == nil {
-			continue
-		}
-		op, mod, ops := m[1], m[2], m[3]
-		switch {
-		case op == "HFMA2" && strings.Contains(ops, "-RZ, RZ"),
-			op == "FADD" && strings.HasSuffix(strings.TrimSpace(ops), ", -RZ"),
-			op == "HADD2" && strings.HasPrefix(mod, ".F32"):
-			continue
-		}
-		cur[map[string]string{"FFMA": "fma.f32", "FMUL": "mul.f32", "FADD": "add.f32", "DFMA": "fma.f64",
-			"DMUL": "mul.f64", "DADD": "add.f64", "HFMA2": "fma.f16", "HMUL2": "mul.f16", "HADD2": "add.f16"}[op]]++
-	}
-	if len(out) == 0 {
-		t.Fatal("no kernels in the recorded SASS")
-	}
-	return out
-}
-
-// ptxFPRE matches an fma/mul/add/sub of f32/f64/f16/f16x2 in PTX (group 1 op, group 2 type).
-var ptxFPRE = regexp.MustCompile(`(?m)^\s*(?:@%p\d+\s+)?(fma|mul|add|sub)(?:\.rn)?(?:\.ftz)?\.(f32|f64|f16x2|f16)\s`)
-
-// ptxFPCounts counts the same per kernel of clang's PTX (sub as add, f16x2 as f16).
-func ptxFPCounts(ptx string) map[string]map[string]int {
-	out := map[string]map[string]int{}
-	entry := regexp.MustCompile(`\.entry\s+\S*?(p\d\d_[a-z0-9_]+?)(?:P|S|i[^a-z])`)
-	parts := entry.FindAllStringSubmatchIndex(ptx, -1)
-	for i, p := range parts {
-		end := len(ptx)
-		if i+1 < len(parts) {
-			end = parts[i+1][0]
-		}
-		c := map[string]int{}
-		for _, m := range ptxFPRE.FindAllStringSubmatch(ptx[p[0]:end], -1) {
-			op, ty := m[1], m[2]
-			if op == "sub" {
-				op = "add"
-			}
-			if ty == "f16x2" {
-				ty = "f16"
-			}
-			c[op+"."+ty]++
-		}
-		out[ptx[p[2]:p[3]]] = c
-	}
-	return out
-}
-
 // contractKnown are the patterns whose clang-path counts are known to differ from the
 // H200's machine code, and why (testdata/contract/README.md).
 var contractKnown = map[string]string{
@@ -148,31 +103,6 @@ var contractKnown = map[string]string{
 	"p43_rms":        "a loop: nvcc unrolls a stride-32 loop by 4, clang leaves it rolled",
 	"p42_far_live":   "nvcc's distance heuristic (an add 500+ IR instructions after a product with another use) is not modelled",
 	"p25_self":       "t + t of a product: nvcc makes fma(a, b, t), clang keeps mul and add",
-}
-
-func fmtCounts(c map[string]int) string {
-	keys := make([]string, 0, len(c))
-	for k := range c {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var b strings.Builder
-	for _, k := range keys {
-		fmt.Fprintf(&b, "%s×%d ", k, c[k])
-	}
-	return strings.TrimSpace(b.String())
-}
-
-func sameCounts(a, b map[string]int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
 }
 
 // TestContractionMatchesH200: the clang path's fma/mul/add counts of every pattern of
@@ -192,16 +122,23 @@ func TestContractionMatchesH200(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := sassFPCounts(t, string(sass))
+	want := map[string]fpmix.Counts{}
+	for name, c := range fpmix.SASS(string(sass)) {
+		want[patternName(name)] = c
+	}
 	if len(want) != 44 {
 		t.Fatalf("%d kernels in the recorded SASS, want 44", len(want))
 	}
-	compile := func(flags []string) map[string]map[string]int {
+	compile := func(flags []string) map[string]fpmix.Counts {
 		res, err := Compile(context.Background(), Request{Source: string(src), File: "patterns.cu", Arch: "sm_90", Compiler: "clang", Flags: flags})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return ptxFPCounts(string(res.PTX))
+		out := map[string]fpmix.Counts{}
+		for name, c := range fpmix.PTX(string(res.PTX)) {
+			out[patternName(name)] = c
+		}
+		return out
 	}
 	got := compile(nil)
 	clangOwn := compile([]string{"-ffp-contract=fast-honor-pragmas"})
@@ -212,18 +149,18 @@ func TestContractionMatchesH200(t *testing.T) {
 			t.Errorf("%s: not in clang's PTX", k)
 			continue
 		}
-		if sameCounts(g, w) {
+		if fpmix.Equal(g, w) {
 			same++
 		}
-		if sameCounts(clangOwn[k], w) {
+		if fpmix.Equal(clangOwn[k], w) {
 			ownSame++
 		}
 		if why, known := contractKnown[k]; known {
-			t.Logf("%s: clang %s, H200 %s (known: %s)", k, fmtCounts(g), fmtCounts(w), why)
+			t.Logf("%s: clang %s, H200 %s (known: %s)", k, g, w, why)
 			continue
 		}
-		if !sameCounts(g, w) {
-			t.Errorf("%s: clang path %s, nvcc's SASS %s", k, fmtCounts(g), fmtCounts(w))
+		if !fpmix.Equal(g, w) {
+			t.Errorf("%s: clang path %s, nvcc's SASS %s", k, g, w)
 		}
 	}
 	t.Logf("same fma/mul/add counts as the H200's code: %d of %d patterns (clang's own contraction: %d)", same, len(want), ownSame)
@@ -231,8 +168,8 @@ func TestContractionMatchesH200(t *testing.T) {
 		t.Errorf("clang's own contraction matches %d patterns, the nvcc rule %d", ownSame, same)
 	}
 	for _, k := range []string{"p04_store", "p05_shfl", "p22_warp_sumsq", "p30_double_store", "p44_half_cvt"} {
-		if sameCounts(clangOwn[k], want[k]) {
-			t.Errorf("%s: -ffp-contract=fast-honor-pragmas no longer gives clang's own contraction (%s)", k, fmtCounts(clangOwn[k]))
+		if fpmix.Equal(clangOwn[k], want[k]) {
+			t.Errorf("%s: -ffp-contract=fast-honor-pragmas no longer gives clang's own contraction (%s)", k, clangOwn[k])
 		}
 	}
 }
