@@ -216,3 +216,61 @@ func TestTwoStepCompileIsExact(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCompileContraction: the cost of the nvcc-contraction compile (clang to IR, the
+// rewrite, IR to PTX) against one clang run (-ffp-contract=fast-honor-pragmas), on a golden
+// source; report the difference of ns/op.
+func BenchmarkCompileContraction(b *testing.B) {
+	if _, err := exec.LookPath("clang-19"); err != nil {
+		b.Skip("clang-19 not found")
+	}
+	src, err := os.ReadFile("../../testdata/golden/src/matmul_tiled.cu")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		flags []string
+	}{{"nvcc-rule", nil}, {"one-clang-run", []string{"-ffp-contract=fast-honor-pragmas"}}} {
+		b.Run(c.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, err := Compile(context.Background(), Request{Source: string(src), File: "m.cu", Arch: "sm_90", Compiler: "clang", Flags: c.flags}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkNvccContractionRewrite: the IR rewrite alone, on the patterns' IR.
+func BenchmarkNvccContractionRewrite(b *testing.B) {
+	exe, err := chooseCompiler("clang", exec.LookPath)
+	if err != nil {
+		b.Skip("clang-19 not found")
+	}
+	dir := b.TempDir()
+	if err := writePrelude(dir); err != nil {
+		b.Fatal(err)
+	}
+	src, err := os.ReadFile("../../testdata/contract/patterns.cu")
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "p.cu"), src, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	args := ClangArgs("sm_90", nil, dir, "", "p.cu", "out.ptx")
+	args = append(args[:len(args)-2:len(args)-2], "-emit-llvm", "-o", "out.ll")
+	if out, err := run(context.Background(), dir, exe, args...); err != nil {
+		b.Fatalf("%v: %s", err, out)
+	}
+	ir, err := os.ReadFile(filepath.Join(dir, "out.ll"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(ir)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		nvccContraction(ir)
+	}
+}
