@@ -208,7 +208,8 @@ func clangIRToPTX(ctx context.Context, req Request, exe, dir string, rewrite fun
 	if err != nil {
 		return "", fmt.Errorf("toolchain: read LLVM IR: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "out.ll"), rewrite(ir), 0o600); err != nil {
+	ir = rewrite(dropUseListOrder(ir, asmUseListRE))
+	if err := os.WriteFile(filepath.Join(dir, "out.ll"), ir, 0o600); err != nil {
 		return "", fmt.Errorf("toolchain: write LLVM IR: %w", err)
 	}
 	opt := "-O3"
@@ -223,6 +224,13 @@ func clangIRToPTX(ctx context.Context, req Request, exe, dir string, rewrite fun
 		opt, "-S", "-ffp-contract=fast-honor-pragmas", "-x", "ir", "out.ll", "-Xclang", "-disable-llvm-optzns", "-o", "out.ptx"}
 	cmd := "(fp contraction as nvcc: docs/clang-parity.md) " + exe + " " + strings.Join(args, " ")
 	out, err := run(ctx, dir, exe, args...)
+	if err != nil && ctx.Err() == nil && bytes.Contains(ir, []byte("uselistorder")) {
+		// another directive LLVM writes but cannot read back: the order is only a tie-break
+		if werr := os.WriteFile(filepath.Join(dir, "out.ll"), dropUseListOrder(ir, anyUseListRE), 0o600); werr != nil {
+			return cmd, fmt.Errorf("toolchain: write LLVM IR: %w", werr)
+		}
+		out, err = run(ctx, dir, exe, args...)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return cmd, fmt.Errorf("toolchain: %s killed after %v: %w", exe, req.Timeout, ctx.Err())
@@ -230,4 +238,20 @@ func clangIRToPTX(ctx context.Context, req Request, exe, dir string, rewrite fun
 		return cmd, fmt.Errorf("toolchain: %s compiling the cell's LLVM IR to PTX: %w: %s", exe, err, strings.TrimSpace(out))
 	}
 	return cmd, nil
+}
+
+// asmUseListRE matches the use-list order directive of an inline asm value, which LLVM 19
+// writes (-emit-llvm-uselists) but its parser rejects ("invalid type for inline asm
+// constraint string"); anyUseListRE matches every such directive.
+var (
+	asmUseListRE = regexp.MustCompile(`(?m)^[ \t]*uselistorder(?:_bb)? [^\n]*\basm "[^\n]*\n`)
+	anyUseListRE = regexp.MustCompile(`(?m)^[ \t]*uselistorder(?:_bb)? [^\n]*\n`)
+)
+
+// dropUseListOrder removes the use-list order directives re matches from LLVM IR text.
+func dropUseListOrder(ir []byte, re *regexp.Regexp) []byte {
+	if !bytes.Contains(ir, []byte("uselistorder")) {
+		return ir
+	}
+	return re.ReplaceAll(ir, nil)
 }

@@ -176,32 +176,50 @@ func TestContractionMatchesH200(t *testing.T) {
 
 // TestTwoStepCompileIsExact: compiling through LLVM IR with the identity rewrite gives
 // byte for byte the PTX of one clang run (so the rule is the only change), for the
-// patterns and every golden source.
+// patterns (at -O0..-O3), every golden source, and two feature kernels with inline asm
+// (whose use-list order directives LLVM cannot read back: dropped).
 func TestTwoStepCompileIsExact(t *testing.T) {
 	exe, err := chooseCompiler("clang", exec.LookPath)
 	if err != nil {
 		t.Skip("clang-19 not found")
 	}
 	files, _ := filepath.Glob("../../testdata/golden/src/*.cu")
-	files = append(files, "../../testdata/contract/patterns.cu")
+	files = append(files, "../../testdata/contract/patterns.cu", "../../testdata/realcuda/features/fp16.cu", "../../testdata/realcuda/features/cub.cu")
 	if len(files) < 10 {
 		t.Fatalf("only %d sources", len(files))
 	}
+	type job struct {
+		file string
+		opt  []string
+	}
+	var jobs []job
 	for _, f := range files {
+		jobs = append(jobs, job{f, nil})
+	}
+	for _, o := range []string{"-O0", "-O1", "-O2"} {
+		jobs = append(jobs, job{"../../testdata/contract/patterns.cu", []string{o, "-DKS_TEST_MACRO=4"}})
+	}
+	for _, j := range jobs {
+		f := j.file
 		src, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
+		incDir, err := filepath.Abs(filepath.Dir(f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// one directory for both (-O0 PTX carries the compile directory in .debug_info)
+		dir := t.TempDir()
+		if err := writePrelude(dir); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "k.cu"), src, 0o600); err != nil {
+			t.Fatal(err)
+		}
 		var ptx [2][]byte
-		for i, flags := range [][]string{nil, {"-ffp-contract=fast-honor-pragmas"}} {
-			dir := t.TempDir()
-			if err := writePrelude(dir); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(dir, "k.cu"), src, 0o600); err != nil {
-				t.Fatal(err)
-			}
-			req := Request{Source: string(src), File: "k.cu", Arch: "sm_90", Compiler: "clang", Flags: flags, Timeout: DefaultTimeout}
+		for i, flags := range [][]string{j.opt, append(j.opt[:len(j.opt):len(j.opt)], "-ffp-contract=fast-honor-pragmas")} {
+			req := Request{Source: string(src), File: "k.cu", Arch: "sm_90", Compiler: "clang", Flags: flags, Timeout: DefaultTimeout, IncludeDir: incDir}
 			res, err := compileClangRewrite(context.Background(), req, exe, dir, "k.cu", func(b []byte) []byte { return b })
 			if err != nil {
 				t.Fatalf("%s: %v", f, err)
@@ -212,7 +230,7 @@ func TestTwoStepCompileIsExact(t *testing.T) {
 			ptx[i] = res.PTX
 		}
 		if string(ptx[0]) != string(ptx[1]) {
-			t.Errorf("%s: the two-step compile differs from one clang run", f)
+			t.Errorf("%s %v: the two-step compile differs from one clang run", f, j.opt)
 		}
 	}
 }
