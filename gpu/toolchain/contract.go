@@ -12,7 +12,7 @@ import (
 
 // nvcc's floating-point contraction, measured on the H200 with the patterns of
 // testdata/contract/patterns.cu (nvcc 13.0 PTX and ptxas's SASS, docs/clang-parity.md):
-// a product (fmul of float, double, half or half2) becomes part of an fma exactly when
+// a product (fmul of float or double; half and half2 below) becomes part of an fma exactly when
 // every use of it is an add or a subtract (an fneg whose uses are all adds or subtracts
 // counts as one) in the product's own basic block, however many such uses there are;
 // a single use in another block is fused too (the product moves to it). A product that
@@ -23,6 +23,12 @@ import (
 // combiner), so the clang path compiles the cell to LLVM IR with contraction allowed per
 // instruction (-ffp-contract=fast-honor-pragmas), removes the contract flag from the
 // products nvcc would not fuse (nvccContraction), and compiles that IR to PTX.
+// Half and bfloat16 products keep clang's own contraction: nvcc's cuda_fp16.h makes each
+// operator one inline asm (mul.f16 ...), which nvcc never merges, so ptxas fuses each
+// written product on its own, while in clang's IR two equal products (a*b and b*a) are one
+// value by then and its uses cannot be told apart (fp16_ops r[11] = a + b*a beside r[4] =
+// __hmul(a, b) is fused on the H200; a product variable also stored, patterns p17 and p44,
+// is not, and the clang path fuses both).
 // nvcc's one further exception, a product with another use whose add lies 500 or more
 // IR instructions later and one of whose operands is still live after the add, is not
 // modelled (pattern p42_far_live).
@@ -148,6 +154,13 @@ func contractFunction(body []string) bool {
 		c := strings.Index(l[f:], contractWord)
 		if c < 0 || strings.ContainsAny(l[f:f+c], "%<[") { // contract must be among the flags
 			continue
+		}
+		ty := l[f+c+len(contractWord):]
+		if i := strings.IndexByte(ty, '%'); i >= 0 {
+			ty = ty[:i]
+		}
+		if strings.Contains(ty, "half") || strings.Contains(ty, "bfloat") {
+			continue // nvcc's half arithmetic is one inline asm per operator: see the comment above
 		}
 		u := uses[in.def]
 		if len(u) == 0 {

@@ -17,6 +17,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/kernelscope/kernelscope/gpu/ptx"
@@ -145,8 +146,14 @@ func measure(ctx context.Context, s source) ([]row, error) {
 		}
 		truth, kind = fpmix.PTXAfterPtxas(string(b)), "PTX+model"
 	}
+	names := make([]string, 0, len(truth))
+	for name := range truth {
+		names = append(names, name)
+	}
+	sort.Strings(names)
 	var rows []row
-	for name, nv := range truth {
+	for _, name := range names {
+		nv := truth[name]
 		if s.kernel != "" && !matches(name, s.kernel) {
 			continue
 		}
