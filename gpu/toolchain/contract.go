@@ -248,7 +248,14 @@ func clangIRToPTX(ctx context.Context, req Request, exe, dir string, rewrite fun
 		if ctx.Err() != nil {
 			return cmd, fmt.Errorf("toolchain: %s killed after %v: %w", exe, req.Timeout, ctx.Err())
 		}
-		return cmd, fmt.Errorf("toolchain: %s compiling the cell's LLVM IR to PTX: %w: %s", exe, err, strings.TrimSpace(out))
+		// code generation errors carry the source line (the IR has line tables)
+		text := cleanIncludeDir(cleanPaths(out, dir, sanitizeName(req.File), req.File), req.IncludeDir)
+		if diags := ParseClangDiagnostics(text, req.File); len(diags) > 0 && !strings.Contains(text, "out.ll:") {
+			return cmd, &CompileError{Diags: diags, Output: text}
+		}
+		return cmd, fmt.Errorf("toolchain: %s could not compile the LLVM IR of the cell's nvcc-contraction step to PTX "+
+			"(a KernelScope bug: please report it; %%flags -ffp-contract=fast-honor-pragmas compiles in one clang run): %w: %s",
+			exe, err, strings.TrimSpace(text))
 	}
 	return cmd, nil
 }

@@ -296,3 +296,27 @@ func BenchmarkNvccContractionRewrite(b *testing.B) {
 		nvccContraction(ir)
 	}
 }
+
+// TestIRStepFailureIsNamed: should the IR-to-PTX step fail, the error says which step,
+// that it is KernelScope's, and the flag that avoids it.
+func TestIRStepFailureIsNamed(t *testing.T) {
+	exe, err := chooseCompiler("clang", exec.LookPath)
+	if err != nil {
+		t.Skip("clang-19 not found")
+	}
+	dir := t.TempDir()
+	if err := writePrelude(dir); err != nil {
+		t.Fatal(err)
+	}
+	src := "__global__ void k(float *o) { o[0] = o[1] * o[2] + o[3]; }\n"
+	if err := os.WriteFile(filepath.Join(dir, "k.cu"), []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	req := Request{Source: src, File: "k.cu", Arch: "sm_90", Compiler: "clang", Timeout: DefaultTimeout}
+	_, err = compileClangRewrite(context.Background(), req, exe, dir, "k.cu", func(b []byte) []byte {
+		return append([]byte("this is not IR\n"), b...)
+	})
+	if err == nil || !strings.Contains(err.Error(), "nvcc-contraction step") || !strings.Contains(err.Error(), "-ffp-contract=fast-honor-pragmas") {
+		t.Errorf("error %v", err)
+	}
+}
