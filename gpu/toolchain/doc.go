@@ -8,7 +8,12 @@
 //	      -gline-tables-only -S -mllvm -unroll-threshold=1000 -mllvm -unroll-max-count=4
 //	      -include kernelscope_prelude.h
 //
-// (the unroll options make clang unroll as nvcc does: docs/clang-parity.md).
+// (the unroll options make clang unroll as nvcc does: docs/clang-parity.md). Unless the
+// flags choose clang's own contraction (NvccContraction), that run writes LLVM IR
+// (-emit-llvm, use-list order kept), the contract flag is removed from every product nvcc
+// would not fuse into an fma (one with a use other than an add or subtract of its block:
+// contract.go, measured in testdata/contract), and `clang -x ir -Xclang
+// -disable-llvm-optzns` compiles the IR to PTX.
 //
 // The prelude (prelude/kernelscope_prelude.h, embedded) declares what CUDA's
 // runtime headers would: qualifiers, vector types, dim3, atomics, min/max and float

@@ -376,12 +376,30 @@ func LibdeviceFunctions() []string {
 }
 
 func compileClang(ctx context.Context, req Request, exe, dir, srcName string) (*Result, error) {
+	return compileClangRewrite(ctx, req, exe, dir, srcName, nvccContraction)
+}
+
+// compileClangRewrite is compileClang with the IR rewrite of the nvcc-contraction
+// path given (tests pass the identity to check the two-step compile changes nothing else).
+func compileClangRewrite(ctx context.Context, req Request, exe, dir, srcName string, rewrite func([]byte) []byte) (*Result, error) {
 	version := toolVersion(ctx, dir, exe)
 	args := ClangArgs(req.Arch, req.Flags, dir, req.IncludeDir, srcName, "out.ptx")
+	nvccRule := NvccContraction(req.Flags)
+	if nvccRule {
+		args = append(args[:len(args)-2:len(args)-2], "-emit-llvm", "-Xclang", "-emit-llvm-uselists", "-o", "out.ll")
+	}
 	out, runErr := run(ctx, dir, exe, args...)
 	text := cleanIncludeDir(cleanPaths(out, dir, srcName, req.File), req.IncludeDir)
 	diags := ParseClangDiagnostics(text, req.File)
 	cmd := cleanPaths(exe+" "+strings.Join(args, " "), dir, srcName, req.File)
+	if nvccRule && runErr == nil {
+		var irCmd string
+		irCmd, runErr = clangIRToPTX(ctx, req, exe, dir, rewrite)
+		cmd += " && " + irCmd
+		if runErr != nil && ctx.Err() == nil {
+			return nil, runErr
+		}
+	}
 	if runErr != nil {
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("toolchain: %s killed after %v: %w", exe, req.Timeout, ctx.Err())
@@ -395,6 +413,9 @@ func compileClang(ctx context.Context, req Request, exe, dir, srcName string) (*
 	ptx, err := os.ReadFile(filepath.Join(dir, "out.ptx"))
 	if err != nil {
 		return nil, fmt.Errorf("toolchain: read PTX: %w", err)
+	}
+	if nvccRule {
+		ptx = stripLabelNames(ptx)
 	}
 	ptx = rewriteFileTable(ptx, dir, srcName, req.File)
 	if ext := externLibdevice(ptx); len(ext) > 0 {
