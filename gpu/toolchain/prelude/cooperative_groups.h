@@ -14,6 +14,7 @@
 #pragma clang system_header
 #ifndef KERNELSCOPE_COOPERATIVE_GROUPS_H
 #define KERNELSCOPE_COOPERATIVE_GROUPS_H
+#include "kernelscope_names_push.h"
 #include "kernelscope_prelude.h"
 
 namespace cooperative_groups {
@@ -382,4 +383,5 @@ template <size_t A> struct aligned_size_t {
 
 #include "cooperative_groups/reduce.h"
 #include "cooperative_groups/scan.h"
+#include "kernelscope_names_pop.h"
 #endif // KERNELSCOPE_COOPERATIVE_GROUPS_H

@@ -7,6 +7,7 @@
 #pragma clang system_header
 #ifndef KERNELSCOPE_CUDA_BF16_H
 #define KERNELSCOPE_CUDA_BF16_H
+#include "kernelscope_names_push.h"
 #include "cuda_fp16.h"
 
 #define KS_B static __device__ __forceinline__
@@ -245,4 +246,5 @@ KS_B_SHFL(__shfl_xor_sync, int)
 KS_B __nv_bfloat16 __ldg(const __nv_bfloat16 *p) { return __ushort_as_bfloat16(__ldg((const unsigned short *)p)); }
 
 #undef KS_B
+#include "kernelscope_names_pop.h"
 #endif // KERNELSCOPE_CUDA_BF16_H

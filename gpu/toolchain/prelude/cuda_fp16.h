@@ -7,6 +7,7 @@
 #pragma clang system_header
 #ifndef KERNELSCOPE_CUDA_FP16_H
 #define KERNELSCOPE_CUDA_FP16_H
+#include "kernelscope_names_push.h"
 #include "kernelscope_prelude.h"
 
 #define __CUDA_FP16_DECL__ static __device__ __forceinline__
@@ -327,4 +328,5 @@ KS_H __half __ldg(const __half *p) { return __ushort_as_half(__ldg((const unsign
 KS_H __half2 __ldg(const __half2 *p) { return __ks_u2h(__ldg((const unsigned int *)p)); }
 
 #undef KS_H
+#include "kernelscope_names_pop.h"
 #endif // KERNELSCOPE_CUDA_FP16_H

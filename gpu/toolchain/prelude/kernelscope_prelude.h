@@ -7,6 +7,7 @@
 #pragma clang system_header
 #ifndef KERNELSCOPE_PRELUDE_H
 #define KERNELSCOPE_PRELUDE_H
+#include "kernelscope_names_push.h"
 
 #ifndef CUDA_VERSION
 #define CUDA_VERSION 12000
@@ -317,4 +318,5 @@ using ::floor; using ::ceil; using ::fma; using ::fmin; using ::fmax; using ::ab
 // have to guess the user's. Defined after clang's headers so their definition is untouched.
 #define __trap() __builtin_trap()
 
+#include "kernelscope_names_pop.h"
 #endif // KERNELSCOPE_PRELUDE_H

@@ -12,6 +12,7 @@
 #pragma clang system_header
 #ifndef KERNELSCOPE_MMA_H
 #define KERNELSCOPE_MMA_H
+#include "kernelscope_names_push.h"
 #include "kernelscope_prelude.h"
 #include "cuda_fp16.h"
 #include "cuda_bf16.h"
@@ -135,4 +136,5 @@ __device__ inline void mma_sync(fragment<accumulator, 16, 16, 16, float> &d, con
 
 } // namespace wmma
 } // namespace nvcuda
+#include "kernelscope_names_pop.h"
 #endif
