@@ -217,7 +217,7 @@ func evalPath(k *Kernel, base string, isClang bool, kt *KernelTruth, dataDir, h2
 		if m, err := NCUNumber(kt.NCU["sm__cycles_elapsed.max"]); err == nil && rep.Timing != nil {
 			r.CycErr = RelErr(rep.Timing.Cycles, m)
 			if rep.Timing.KernelCycles > 0 && m > rep.Timing.LaunchCycles {
-				r.KCycErr = RelErr(rep.Timing.KernelCycles, m-rep.Timing.LaunchCycles)
+				r.KCycErr = RelErr(rep.Timing.Cycles-rep.Timing.LaunchCycles, m-rep.Timing.LaunchCycles)
 			}
 		}
 	}
