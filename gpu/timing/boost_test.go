@@ -71,7 +71,7 @@ func first(s string) int {
 	return n
 }
 
-// TestBoostFactorFromStartup re-derives boostPermille from the empty kernels
+// TestBoostFactorFromStartup re-derives BoostPermille from the empty kernels
 // measured with --clock-control none (calibration data).
 func TestBoostFactorFromStartup(t *testing.T) {
 	sum := map[[2]int]float64{}
@@ -97,11 +97,11 @@ func TestBoostFactorFromStartup(t *testing.T) {
 		t.Logf("grid %d x %d: %.0f cycles (mean of %d), table %d: x%.3f", k[0], k[1], s/float64(cnt[k]), cnt[k], tableOverhead(k[0], k[1]), r)
 		ratio += r / 3
 	}
-	if got := int(ratio*1000 + 0.5); got < boostPermille-1 || got > boostPermille+1 {
-		t.Errorf("boostPermille %d, the startup data give %d", boostPermille, got)
+	if got := int(ratio*1000 + 0.5); got < BoostPermille-1 || got > BoostPermille+1 {
+		t.Errorf("BoostPermille %d, the startup data give %d", BoostPermille, got)
 	}
-	if LaunchOverhead(1, 32) != tableOverhead(1, 32)*boostPermille/1000 {
-		t.Error("LaunchOverhead does not apply boostPermille")
+	if LaunchOverhead(1, 32) != tableOverhead(1, 32)*BoostPermille/1000 {
+		t.Error("LaunchOverhead does not apply BoostPermille")
 	}
 }
 
