@@ -6,6 +6,7 @@ import (
 
 	"github.com/kernelscope/kernelscope/gpu/report"
 	"github.com/kernelscope/kernelscope/gpu/sim"
+	"github.com/kernelscope/kernelscope/gpu/timing"
 )
 
 // Sampling for huge grids (issue 16), stated plainly: the functional
@@ -111,7 +112,8 @@ func (s *timingSample) apply(rep *report.Report, nblocks int) {
 	}
 	scale := float64(s.workAll) / float64(s.workModel)
 	tm.KernelCycles = int64(math.Round(float64(tm.KernelCycles) * scale))
-	tm.Cycles = tm.KernelCycles + tm.LaunchCycles
+	tm.LaunchHiddenCycles = timing.LaunchHidden(tm.KernelCycles, nblocks, rep.Block[0]*rep.Block[1]*rep.Block[2])
+	tm.Cycles = tm.KernelCycles + tm.LaunchCycles - tm.LaunchHiddenCycles
 	rep.Stats.Cycles = tm.Cycles
 	tm.SampledBlocks, tm.TotalBlocks = s.blocks, nblocks
 	tm.SampleErrorPct = math.Round(s.errorPct()*10) / 10

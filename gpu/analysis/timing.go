@@ -219,7 +219,8 @@ func (t *timingRun) finish(rep *report.Report) error {
 	}
 	blocks := rep.Grid[0] * rep.Grid[1] * rep.Grid[2]
 	overhead := timing.LaunchOverhead(blocks, rep.Block[0]*rep.Block[1]*rep.Block[2])
-	tm := &report.Timing{Cycles: res.Cycles + overhead, KernelCycles: res.Cycles, LaunchCycles: overhead, Stalls: map[string]int64{}, PerIssue: map[string]float64{},
+	hidden := timing.LaunchHidden(res.Cycles, blocks, rep.Block[0]*rep.Block[1]*rep.Block[2])
+	tm := &report.Timing{Cycles: res.Cycles + overhead - hidden, KernelCycles: res.Cycles, LaunchCycles: overhead, LaunchHiddenCycles: hidden, Stalls: map[string]int64{}, PerIssue: map[string]float64{},
 		Modelled: fmt.Sprintf("cycle-level model of %d SMs, %d resident blocks per SM, %.2f waves; sm_90 latencies calibrated on the H200, other architectures modelled", res.SMs, res.BlocksPerSM, res.Waves),
 		Issued:   res.Issued, Pipes: map[string]int64{}, PipeColors: map[string]string{}}
 	tm.Path, tm.PathReason = TimingReplay, t.pathWhy

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -20,6 +21,7 @@ import (
 var (
 	timingScale = flag.Bool("timing-scale", false, "also time the large launches of scale_sm90.json (minutes)")
 	timingOut   = flag.String("timing-table", "", "write the per-case timing table (Markdown) to this file")
+	timingOnly  = flag.String("timing-only", "", "with -timing-scale: only the large launches whose names match this regexp")
 )
 
 // timingRow is one launch: modelled cycles against ncu's sm__cycles_elapsed.max.
@@ -105,7 +107,14 @@ func timeScaleCasesWith(t *testing.T, sassIssues bool) []timingRow {
 	}
 	sort.Strings(names)
 	var rows []timingRow
+	only, err := regexp.Compile(*timingOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, name := range names {
+		if !only.MatchString(name) {
+			continue
+		}
 		c := scale[name]
 		l := &launch.Launch{Kernel: c.Kernel}
 		for _, a := range c.Args {

@@ -21,6 +21,13 @@ type AtomicCosts struct {
 	SharedInstr, SharedLane, SharedLaneCAS, SharedLaneF32 float64
 	// Slices is the number of L2 atomic servers; SliceBytes the address interleave between them.
 	Slices, SliceBytes int
+	// Home is the set of SMs (bit s of word s/64) in the L2 partition of the
+	// even-numbered servers; the others reach those servers over the fabric (and
+	// the odd ones the other way round). All zero: one partition, no priority.
+	// A server applies its own partition's waiting lanes before the fabric's.
+	Home [4]uint64
+	// FarLatency is the extra round trip of an atomic from the other partition.
+	FarLatency float64
 }
 
 // DefaultAtomicCosts are the H200's (SM clock 1.98 GHz during the measurement).
@@ -32,6 +39,11 @@ var DefaultAtomicCosts = AtomicCosts{
 	Latency:     578,                                                             // one warp's dependent CAS on one word: 624 cycles per request, less 32 passes
 	SharedInstr: 6.5, SharedLane: 1.18, SharedLaneCAS: 2.16, SharedLaneF32: 43.8, // shared: 32 banks 0.203/op; one word 1.18 (CAS 2.16; f32 add is a CAS loop in SASS)
 	Slices: 64, SliceBytes: 256, // words 128 B apart share a server, 512 B apart use two (0.59 and 1.17 ops/cycle)
+	// testdata/contention/trace.tar.gz lat.csv: one dependent atomicAdd per SM alone
+	// (SMs by %smid, which the model's SM numbers stand for), 66 SMs at 263-318 cycles
+	// (these, near the word's server), 66 at 470-530; medians 286 and 500.
+	Home:       [4]uint64{0x3f033f033f033f03, 0xf33f00fc03f00fc0, 0xf},
+	FarLatency: 214,
 }
 
 // AtomicOp says which kind of read-modify-write a request performs.
@@ -50,7 +62,8 @@ const (
 // gets the cycle the result is back. Not safe for concurrent use.
 type AtomicUnits struct {
 	c      AtomicCosts
-	slice  []float64 // next free cycle of each L2 server
+	slice  []float64 // next free cycle of each L2 server for its own partition's lanes
+	remote []float64 // next free cycle of each L2 server for lanes over the fabric
 	smPort []float64 // next free cycle of each SM's global atomic port
 	smBank []float64 // next free cycle of each SM's shared atomic unit
 	words  [32]uint64
@@ -67,7 +80,21 @@ func NewAtomicUnits(numSMs int, c AtomicCosts) *AtomicUnits {
 	if c.SliceBytes <= 0 {
 		c.SliceBytes = DefaultAtomicCosts.SliceBytes
 	}
-	return &AtomicUnits{c: c, slice: make([]float64, c.Slices), smPort: make([]float64, numSMs), smBank: make([]float64, numSMs)}
+	return &AtomicUnits{c: c, slice: make([]float64, c.Slices), remote: make([]float64, c.Slices), smPort: make([]float64, numSMs), smBank: make([]float64, numSMs)}
+}
+
+// partitioned reports whether the costs name a home partition.
+func (c *AtomicCosts) partitioned() bool {
+	return c.Home != [4]uint64{}
+}
+
+// far reports whether SM sm reaches server s over the fabric.
+func (c *AtomicCosts) far(sm, s int) bool {
+	if !c.partitioned() {
+		return false
+	}
+	home := sm < 256 && c.Home[sm/64]&(1<<(sm%64)) != 0
+	return home != (s%2 == 0)
 }
 
 // passes groups the active lanes' words of a (per line, the words in order of first
@@ -120,7 +147,7 @@ func (u *AtomicUnits) Global(a *Access, op AtomicOp, aggregated bool, now float6
 	ready = start
 	// Each line goes to its L2 server.
 	var done [32]uint64
-	nd := 0
+	nd, far := 0, false
 	for l := 0; l < 32; l++ {
 		if a.Mask&(1<<l) == 0 {
 			continue
@@ -149,10 +176,26 @@ func (u *AtomicUnits) Global(a *Access, op AtomicOp, aggregated bool, now float6
 		// same-word lanes take one pass each; a pass costs at least its words
 		per := max(float64(m)*p, float64(distinct)*word)
 		s := int((a.Addr[l] / uint64(u.c.SliceBytes)) % uint64(len(u.slice)))
-		st := max(start, u.slice[s])
-		u.slice[s] = st + per
+		var st float64
+		if u.c.far(sm, s) {
+			// over the fabric: after every lane of the server's own partition
+			// booked so far and the fabric's earlier lanes
+			st = max(start, u.slice[s], u.remote[s])
+			u.remote[s] = st + per
+			far = true
+		} else {
+			// the own partition's lanes go first: they push back the fabric's backlog
+			st = max(start, u.slice[s])
+			u.slice[s] = st + per
+			if u.remote[s] > st {
+				u.remote[s] += per
+			}
+		}
 		wait += st - start
 		ready = max(ready, st+per)
+	}
+	if far {
+		ready += u.c.FarLatency
 	}
 	return ready + u.c.Latency, wait
 }

@@ -121,14 +121,24 @@ func TestAtomicThroughputCalibration(t *testing.T) {
 }
 
 // emptyLaunchCycles is the H200's sm__cycles_elapsed.max of an empty one-block
-// kernel (testdata/measured/launch_overhead/launch_overhead_sm90.csv, empty_kernel 1 x 32).
-const emptyLaunchCycles = 2570
+// kernel at the clocks the contention kernels ran at (--clock-control none):
+// s_empty 1 x 32 of testdata/timing_startup/startup.tar.gz, mean of 3,051 and 3,045
+// (launch_overhead_sm90.csv's 2,570 was measured with the clocks locked to base).
+const emptyLaunchCycles = 3048
 
 // casLoop replays v_casloop: every thread of grid x blockDim increments one
 // word with `do { assumed = old; old = atomicCAS(p, assumed, assumed+1); } while (old != assumed)`.
 // Each warp issues its next CAS when the previous result is back; the L2 applies
 // a request's lanes in lane order, so a request succeeds for at most one lane.
 func casLoop(u *AtomicUnits, grid, blockDim, numSMs int) float64 {
+	end, _ := casLoopSides(u, grid, blockDim, numSMs, nil)
+	return end
+}
+
+// casLoopSides is casLoop that also returns the lane attempts and appends, per
+// success in order, whether the succeeding warp's SM is in DefaultAtomicCosts.Home
+// (sides nil: not kept).
+func casLoopSides(u *AtomicUnits, grid, blockDim, numSMs int, sides *[]bool) (end float64, attempts int64) {
 	type warp struct {
 		sm      int
 		active  uint32
@@ -141,7 +151,7 @@ func casLoop(u *AtomicUnits, grid, blockDim, numSMs int) float64 {
 			ws = append(ws, &warp{sm: b % numSMs, active: 0xffffffff})
 		}
 	}
-	value, end := uint32(0), 0.0
+	value := uint32(0)
 	a := &Access{Space: Global, Kind: Atomic, Bytes: 4}
 	for {
 		var cur *warp
@@ -151,7 +161,7 @@ func casLoop(u *AtomicUnits, grid, blockDim, numSMs int) float64 {
 			}
 		}
 		if cur == nil {
-			return end
+			return end, attempts
 		}
 		a.SM, a.Mask = cur.sm, cur.active
 		for l := range a.Addr {
@@ -162,9 +172,13 @@ func casLoop(u *AtomicUnits, grid, blockDim, numSMs int) float64 {
 			if cur.active&(1<<l) == 0 {
 				continue
 			}
+			attempts++
 			if cur.assumed[l] == value {
 				value++
 				cur.active &^= 1 << l
+				if sides != nil {
+					*sides = append(*sides, DefaultAtomicCosts.Home[cur.sm/64]&(1<<(cur.sm%64)) != 0)
+				}
 			} else {
 				cur.assumed[l] = value
 			}
@@ -200,10 +214,7 @@ func TestAtomicContentionValidation(t *testing.T) {
 		known string
 	}{
 		{"v_atom11 grid=132 block=256 (11 atomicAdd on 4 words of one line)", atom11(132), 138884, ""},
-		{"v_casloop grid=132 block=64 (CAS-increment loop on one word)", casLoop(NewAtomicUnits(132, DefaultAtomicCosts), 132, 64, 132), 23409335,
-			"NOT reproduced: with 264 warps queued on one word, lane-by-lane CAS service gives one success per round of " +
-				"queued requests; the H200 finishes in about 2,771 cycles per success (fewer attempts than lane-by-lane service beyond 8 SMs), so it may serve some same-address, " +
-				"same-compare lanes together (one succeeds, the rest fail at once); not modelled yet"},
+		{"v_casloop grid=132 block=64 (CAS-increment loop on one word)", casLoop(NewAtomicUnits(132, DefaultAtomicCosts), 132, 64, 132), 23409335, ""},
 		{"v_casloop grid=1 block=256", casLoop(NewAtomicUnits(132, DefaultAtomicCosts), 1, 256, 132), 171851, ""},
 	}
 	for _, c := range cases {

@@ -128,7 +128,7 @@ type Chart struct {
 
 // Timing is the output of the timing model.
 type Timing struct {
-	Cycles       int64              `json:"cycles"`        // KernelCycles + LaunchCycles
+	Cycles       int64              `json:"cycles"`        // KernelCycles + LaunchCycles - LaunchHiddenCycles
 	KernelCycles int64              `json:"kernel_cycles"` // the cycle-level model's time for the instructions
 	LaunchCycles int64              `json:"launch_cycles"` // launch overhead: an empty kernel's cycles for this grid, measured on the H200
 	Stalls       map[string]int64   `json:"stalls"`        // warp-cycles per state (Nsight Compute's names)
@@ -149,6 +149,10 @@ type Timing struct {
 	// PathReason says why that path was chosen.
 	Path       string `json:"path,omitempty"`
 	PathReason string `json:"path_reason,omitempty"`
+
+	// LaunchHiddenCycles is the part of LaunchCycles the kernel hides (the
+	// dispatch of blocks beyond 1056 overlaps the earlier blocks' work).
+	LaunchHiddenCycles int64 `json:"launch_hidden_cycles,omitempty"`
 }
 
 // WarpTimeline is one warp's issue and stall intervals.

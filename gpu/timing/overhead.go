@@ -10,13 +10,53 @@ var emptyKernelCycles = map[int][][2]int64{
 	1024: {{1, 2426}, {2, 2455}, {4, 2517}, {8, 2801}, {16, 2566}, {32, 2675}, {66, 2685}, {132, 2707}, {264, 2752}, {528, 3276}, {1056, 3906}, {4224, 7714}},
 }
 
+// BoostPermille converts the table above, measured under Nsight Compute's
+// default clock control (clocks locked to base: 2,570 cycles in 1,760 ns,
+// 1.46 GHz), to the clocks of the golden and scale launches (--clock-control
+// none, 1.91-2.02 GHz): the mean, over the empty kernels of
+// testdata/timing_startup/startup.tar.gz (1x32, 132x256, 1056x256, measured
+// twice with --clock-control none, calibration data), of their cycles over the
+// table's (1.186, 1.316, 1.241; TestBoostFactorFromStartup re-derives it).
+// Divide by it to compare with launches measured with the clocks locked to base.
+const BoostPermille = 1248
+
+// BoostClockGHz separates the two conditions by a launch's measured clock
+// (cycles over gpu__time_duration): below it, clocks locked to base (1.37-1.64 GHz
+// seen), above it unlocked (1.91-2.02 GHz).
+const BoostClockGHz = 1.75
+
+// overlapBlocks is the grid beyond which an empty kernel's cycles grow
+// linearly with its blocks (0.9-1.2 cycles a block: block dispatch), the
+// largest measured grid before that slope; dispatching those further blocks
+// overlaps the work of the blocks already running (LaunchHidden).
+const overlapBlocks = 1056
+
 // LaunchOverhead is what a launch of blocks blocks of threadsPerBlock threads
 // costs beyond its instructions, in SM cycles: the measured cycles of an empty
 // kernel with that grid (block dispatch, ramp-up and drain), interpolated
 // linearly in the number of blocks between the measured grids and from the
-// nearest measured block size. Measured on the H200 only; other architectures
-// use the same figures (modelled).
+// nearest measured block size, at the clocks the golden launches ran at
+// (BoostPermille). Measured on the H200 only; other architectures use the same
+// figures (modelled).
 func LaunchOverhead(blocks, threadsPerBlock int) int64 {
+	return tableOverhead(blocks, threadsPerBlock) * BoostPermille / 1000
+}
+
+// LaunchHidden is the part of LaunchOverhead that a kernel of kernel cycles
+// hides: the dispatch of the blocks beyond overlapBlocks runs while earlier
+// blocks work, so the launch takes LaunchOverhead(min(blocks, overlapBlocks))
+// plus the longer of the kernel and that further dispatch. Modelled (the
+// H200's dispatch rate under load was not measured).
+func LaunchHidden(kernel int64, blocks, threadsPerBlock int) int64 {
+	if blocks <= overlapBlocks || kernel <= 0 {
+		return 0
+	}
+	extra := LaunchOverhead(blocks, threadsPerBlock) - LaunchOverhead(overlapBlocks, threadsPerBlock)
+	return max(0, min(kernel, extra))
+}
+
+// tableOverhead is emptyKernelCycles interpolated (the table's clocks).
+func tableOverhead(blocks, threadsPerBlock int) int64 {
 	best := 0
 	for b := range emptyKernelCycles {
 		if best == 0 || abs(b-threadsPerBlock) < abs(best-threadsPerBlock) || (abs(b-threadsPerBlock) == abs(best-threadsPerBlock) && b < best) {

@@ -31,7 +31,7 @@ func TestLaunchOverheadTable(t *testing.T) {
 			t.Fatal(err)
 		}
 		n++
-		if got := LaunchOverhead(grid, block); got != int64(math.Round(cyc)) {
+		if got := tableOverhead(grid, block); got != int64(math.Round(cyc)) {
 			t.Errorf("grid %d block %d: table gives %d, measured %v", grid, block, got, cyc)
 		}
 	}

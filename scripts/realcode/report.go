@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/kernelscope/kernelscope/gpu/timing"
 )
 
 // PathResult is what one path (clang on CUDA, or nvcc's PTX) gave for one kernel.
@@ -215,9 +217,17 @@ func evalPath(k *Kernel, base string, isClang bool, kt *KernelTruth, dataDir, h2
 		}
 		r.CountersN, r.CountersD = CounterMatch(model, kt.NCU)
 		if m, err := NCUNumber(kt.NCU["sm__cycles_elapsed.max"]); err == nil && rep.Timing != nil {
-			r.CycErr = RelErr(rep.Timing.Cycles, m)
-			if rep.Timing.KernelCycles > 0 && m > rep.Timing.LaunchCycles {
-				r.KCycErr = RelErr(rep.Timing.KernelCycles, m-rep.Timing.LaunchCycles)
+			cyc, launch := rep.Timing.Cycles, rep.Timing.LaunchCycles
+			// This ground truth ran under ncu's default clock control (clocks locked to
+			// base); the model's launch overhead is for unlocked clocks (the golden sets'):
+			// compare with the overhead at the clocks the kernel ran at.
+			if ns, err := NCUNumber(kt.NCU["gpu__time_duration.sum"]); err == nil && ns > 0 && m/ns < timing.BoostClockGHz {
+				base := math.Round(launch * 1000 / timing.BoostPermille)
+				cyc, launch = cyc-(launch-base), base
+			}
+			r.CycErr = RelErr(cyc, m)
+			if rep.Timing.KernelCycles > 0 && m > launch {
+				r.KCycErr = RelErr(cyc-launch, m-launch)
 			}
 		}
 	}
