@@ -900,6 +900,14 @@ KS_NV double __nv_cos(double a) { return ks_cos(a); }
 KS_NV void __nv_sincos(double a, double *s, double *c) { *s = ks_sin(a); *c = ks_cos(a); }
 KS_NV double __nv_tanh(double a) { return ks_tanh(a); }
 KS_NV double __nv_pow(double a, double b) { return ks_pow(a, b); }
+// powif/powi (CUDA's crt/math_functions.h; pow(float, int) and pow(double, int)
+// call them): pow with the exponent converted, (float)b rounding to nearest for
+// |b| > 2^24 as a cvt.rn.f32.s32 does; the accurate powf also under
+// -use_fast_math (assumed: libdevice's __nv_powif calls its own powf, not the
+// header's fast mapping).
+// Not yet checked against nvcc's PTX or the H200 (scripts/fastgold records both).
+KS_NV float __nv_powif(float a, int b) { return ks_nv_powf(a, (float)b); }
+KS_NV double __nv_powi(double a, int b) { return ks_pow(a, (double)b); }
 
 // ---- exact functions: fmod, remainder, remquo, frexp, modf, logb, ilogb, nextafter ----
 // (the result is representable, so these are exact: 0 ulp, as CUDA documents)
