@@ -101,7 +101,15 @@ KS_NV double __nv_fdim(double a, double b) { return a > b ? a - b : (a != a || b
 KS_NV float __nv_saturatef(float a) { return __nvvm_saturate_f(a); }
 KS_NV float __nv_fmaf(float a, float b, float c) { return __nvvm_fma_rn_f(a, b, c); }
 KS_NV double __nv_fma(double a, double b, double c) { return __nvvm_fma_rn_d(a, b, c); }
-KS_NV float __nv_sqrtf(float a) { return __nvvm_sqrt_rn_f(a); }
+// sqrtf as libdevice's: sqrt.rn (.ftz under __CUDA_FTZ), sqrt.approx.ftz under
+// -use_fast_math, which implies -prec-sqrt=false (libm0/1/2.ptx's hypotf).
+KS_NV float __nv_sqrtf(float a) {
+#if defined(__CLANG_GPU_APPROX_TRANSCENDENTALS__)
+  return __nvvm_sqrt_approx_ftz_f(a);
+#else
+  return __nvvm_reflect("__CUDA_FTZ") ? __nvvm_sqrt_rn_ftz_f(a) : __nvvm_sqrt_rn_f(a);
+#endif
+}
 KS_NV double __nv_sqrt(double a) { return __nvvm_sqrt_rn_d(a); }
 KS_NV float __nv_rsqrtf(float a) { return __nvvm_reflect("__CUDA_FTZ") ? __nvvm_rsqrt_approx_ftz_f(a) : __nvvm_rsqrt_approx_f(a); }
 KS_NV double __nv_rsqrt(double a) { return __nvvm_div_rn_d(1.0, __nvvm_sqrt_rn_d(a)); }
