@@ -14,8 +14,6 @@ import (
 // leaves out, each for a reason: none is a CUDA Math API function a cell calls by that
 // name. A call still compiles to an error naming the function and the line.
 var notProvided = map[string]string{
-	"__nv_powi":          "clang's powi() extension (CUDA's pow(double, int) is pow(double, double))",
-	"__nv_powif":         "clang's powif() extension",
 	"__nv_rcp64h":        "an internal helper of libdevice, not a CUDA function",
 	"__nv_float2half_rn": "cuda_fp16.h's conversions are the prelude's own (cvt.rn.f16.f32)",
 	"__nv_half2float":    "cuda_fp16.h's conversions are the prelude's own (cvt.f32.f16)",

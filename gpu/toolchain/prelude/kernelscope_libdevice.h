@@ -101,7 +101,15 @@ KS_NV double __nv_fdim(double a, double b) { return a > b ? a - b : (a != a || b
 KS_NV float __nv_saturatef(float a) { return __nvvm_saturate_f(a); }
 KS_NV float __nv_fmaf(float a, float b, float c) { return __nvvm_fma_rn_f(a, b, c); }
 KS_NV double __nv_fma(double a, double b, double c) { return __nvvm_fma_rn_d(a, b, c); }
-KS_NV float __nv_sqrtf(float a) { return __nvvm_sqrt_rn_f(a); }
+// sqrtf as libdevice's: sqrt.rn (.ftz under __CUDA_FTZ), sqrt.approx.ftz under
+// -use_fast_math, which implies -prec-sqrt=false (libm0/1/2.ptx's hypotf).
+KS_NV float __nv_sqrtf(float a) {
+#if defined(__CLANG_GPU_APPROX_TRANSCENDENTALS__)
+  return __nvvm_sqrt_approx_ftz_f(a);
+#else
+  return __nvvm_reflect("__CUDA_FTZ") ? __nvvm_sqrt_rn_ftz_f(a) : __nvvm_sqrt_rn_f(a);
+#endif
+}
 KS_NV double __nv_sqrt(double a) { return __nvvm_sqrt_rn_d(a); }
 KS_NV float __nv_rsqrtf(float a) { return __nvvm_reflect("__CUDA_FTZ") ? __nvvm_rsqrt_approx_ftz_f(a) : __nvvm_rsqrt_approx_f(a); }
 KS_NV double __nv_rsqrt(double a) { return __nvvm_div_rn_d(1.0, __nvvm_sqrt_rn_d(a)); }
@@ -900,6 +908,14 @@ KS_NV double __nv_cos(double a) { return ks_cos(a); }
 KS_NV void __nv_sincos(double a, double *s, double *c) { *s = ks_sin(a); *c = ks_cos(a); }
 KS_NV double __nv_tanh(double a) { return ks_tanh(a); }
 KS_NV double __nv_pow(double a, double b) { return ks_pow(a, b); }
+// powif/powi (CUDA's crt/math_functions.h; pow(float, int) and pow(double, int)
+// call them): pow with the exponent converted, (float)b rounding to nearest for
+// |b| > 2^24 as a cvt.rn.f32.s32 does; the accurate powf also under
+// -use_fast_math (assumed: libdevice's __nv_powif calls its own powf, not the
+// header's fast mapping).
+// Not yet checked against nvcc's PTX or the H200 (scripts/fastgold records both).
+KS_NV float __nv_powif(float a, int b) { return ks_nv_powf(a, (float)b); }
+KS_NV double __nv_powi(double a, int b) { return ks_pow(a, (double)b); }
 
 // ---- exact functions: fmod, remainder, remquo, frexp, modf, logb, ilogb, nextafter ----
 // (the result is representable, so these are exact: 0 ulp, as CUDA documents)

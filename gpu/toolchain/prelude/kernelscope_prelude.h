@@ -257,6 +257,12 @@ KS_F1(log) KS_F1(log2) KS_F1(log10) KS_F1(log1p) KS_F1(sin) KS_F1(cos) KS_F1(tan
 KS_F1(asin) KS_F1(acos) KS_F1(atan) KS_F1(sinh) KS_F1(cosh) KS_F1(tanh) KS_F1(fabs)
 KS_F1(floor) KS_F1(ceil) KS_F1(trunc) KS_F1(round) KS_F1(rint) KS_F1(erf) KS_F1(erfc)
 KS_F2(pow) KS_F2(fmin) KS_F2(fmax) KS_F2(atan2) KS_F2(fmod) KS_F2(hypot) KS_F2(copysign)
+// pow(float, int) and pow(double, int) are CUDA's powif and powi (crt/math_functions.hpp);
+// templates taking int only, so that other integer exponents resolve as before.
+template <typename I, typename R> struct ks_int_only {};
+template <typename R> struct ks_int_only<int, R> { typedef R type; };
+template <typename I> static __device__ __forceinline__ typename ks_int_only<I, float>::type pow(float x, I n) { return powif(x, n); }
+template <typename I> static __device__ __forceinline__ typename ks_int_only<I, double>::type pow(double x, I n) { return powi(x, n); }
 static __device__ __forceinline__ float fma(float x, float y, float z) { return fmaf(x, y, z); }
 static __device__ __forceinline__ float abs(float x) { return fabsf(x); }
 static __device__ __forceinline__ double abs(double x) { return fabs(x); }
