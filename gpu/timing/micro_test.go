@@ -2,8 +2,10 @@ package timing
 
 import (
 	"bufio"
+	"compress/gzip"
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -166,12 +168,22 @@ func readLatencyCSV(t *testing.T) []csvRow {
 	return rows
 }
 
-// sassCount counts the instructions with the given opcode in one function of lat_sm90.sass.
+// sassCount counts the instructions with the given opcode in one function of
+// lat_sm90.sass (stored gzipped: lat_sm90.sass.gz).
 func sassCount(t *testing.T, fn, op string) int {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(golden, "lat_sm90.sass"))
+	f, err := os.Open(filepath.Join(golden, "lat_sm90.sass.gz"))
 	if err != nil {
-		t.Fatalf("lat_sm90.sass: %v", err)
+		t.Fatalf("lat_sm90.sass.gz: %v", err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatalf("lat_sm90.sass.gz: %v", err)
+	}
+	data, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatalf("lat_sm90.sass.gz: %v", err)
 	}
 	in, n := false, 0
 	for _, l := range strings.Split(string(data), "\n") {
