@@ -234,7 +234,8 @@ func clangIRToPTX(ctx context.Context, req Request, exe, dir string, rewrite fun
 		}
 	}
 	args := []string{"--target=nvptx64-nvidia-cuda", "-march=" + req.Arch, "-Xclang", "-target-feature", "-Xclang", ptxFeature(req.Arch),
-		opt, "-S", "-ffp-contract=fast-honor-pragmas", "-x", "ir", "out.ll", "-Xclang", "-disable-llvm-optzns", "-o", "out.ptx"}
+		opt, "-S", "-ffp-contract=fast-honor-pragmas", "-x", "ir", "out.ll", "-Xclang", "-disable-llvm-optzns"}
+	args = append(append(args, codegenFlags(req.Flags)...), "-o", "out.ptx")
 	cmd := "(fp contraction as nvcc: docs/clang-parity.md) " + exe + " " + strings.Join(args, " ")
 	out, err := run(ctx, dir, exe, args...)
 	if err != nil && ctx.Err() == nil && bytes.Contains(ir, []byte("uselistorder")) {
