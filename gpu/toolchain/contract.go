@@ -175,7 +175,44 @@ func contractFunction(body []string) bool {
 		body[in.line] = l[:f+c] + " " + l[f+c+len(contractWord):]
 		changed = true
 	}
+	// a*b - c*d with both products fusible and used only there: nvcc fuses the
+	// subtracted one, fma(-c, d, a*b) (fastgold's Black-Scholes, nvcc 13), where
+	// LLVM would fuse a*b; a*b + c*d is fused as LLVM does (pattern p10_two_muls).
+	for k, in := range insts {
+		if in.op != "fsub" {
+			continue
+		}
+		l := body[in.line]
+		vs := irValueRE.FindAllString(l[strings.Index(l, " = ")+3:], -1)
+		if len(vs) != 2 || vs[0] == vs[1] {
+			continue
+		}
+		a, okA := byDef[vs[0]]
+		b, okB := byDef[vs[1]]
+		if !okA || !okB || !soleFusibleUse(body, insts[a], uses[vs[0]], k) || !soleFusibleUse(body, insts[b], uses[vs[1]], k) {
+			continue
+		}
+		la := body[insts[a].line]
+		c := strings.Index(la, "= fmul"+contractWord)
+		body[insts[a].line] = la[:c] + "= fmul " + la[c+len("= fmul"+contractWord):]
+		changed = true
+	}
 	return changed
+}
+
+// soleFusibleUse reports whether in is an fmul of float or double that still carries
+// the contract flag right after the opcode and whose one use is instruction k.
+func soleFusibleUse(body []string, in irInst, uses []int, k int) bool {
+	if in.op != "fmul" || len(uses) != 1 || uses[0] != k {
+		return false
+	}
+	l := body[in.line]
+	c := strings.Index(l, "= fmul"+contractWord)
+	if c < 0 {
+		return false
+	}
+	ty := l[c+len("= fmul"+contractWord):]
+	return strings.HasPrefix(ty, "float ") || strings.HasPrefix(ty, "double ")
 }
 
 // ptxLabelNameRE matches the block-name comment LLVM writes after a label when the
@@ -234,7 +271,8 @@ func clangIRToPTX(ctx context.Context, req Request, exe, dir string, rewrite fun
 		}
 	}
 	args := []string{"--target=nvptx64-nvidia-cuda", "-march=" + req.Arch, "-Xclang", "-target-feature", "-Xclang", ptxFeature(req.Arch),
-		opt, "-S", "-ffp-contract=fast-honor-pragmas", "-x", "ir", "out.ll", "-Xclang", "-disable-llvm-optzns", "-o", "out.ptx"}
+		opt, "-S", "-ffp-contract=fast-honor-pragmas", "-x", "ir", "out.ll", "-Xclang", "-disable-llvm-optzns"}
+	args = append(append(args, codegenFlags(req.Flags)...), "-o", "out.ptx")
 	cmd := "(fp contraction as nvcc: docs/clang-parity.md) " + exe + " " + strings.Join(args, " ")
 	out, err := run(ctx, dir, exe, args...)
 	if err != nil && ctx.Err() == nil && bytes.Contains(ir, []byte("uselistorder")) {

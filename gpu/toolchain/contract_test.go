@@ -53,6 +53,12 @@ func TestNvccContractionRule(t *testing.T) {
 		{"half2 also selected: clang's own", "  %3 = fmul contract <2 x half> %0, %1\n  %4 = fadd contract <2 x half> %3, %2\n  %5 = select i1 %c, <2 x half> %3, <2 x half> %2", true},
 		{"half also stored: clang's own", "  %3 = fmul contract half %0, %1\n  store half %3, ptr %p\n  %4 = fadd contract half %3, %2", true},
 		{"a phi", "  %3 = fmul contract float %0, %1\n  %4 = fadd contract float %3, %2\n  br label %6\n6:\n  %7 = phi float [ %3, %5 ], [ %4, %6 ]", false},
+		{"minuend of a product difference", "  %3 = fmul contract float %0, %1\n  %4 = fmul contract float %2, %0\n  %5 = fsub contract float %3, %4", false},
+		{"subtrahend of a product difference", "  %4 = fmul contract float %0, %1\n  %3 = fmul contract float %2, %0\n  %5 = fsub contract float %4, %3", true},
+		{"double minuend of a product difference", "  %3 = fmul contract double %0, %1\n  %4 = fmul contract double %2, %0\n  %5 = fsub contract double %3, %4", false},
+		{"product sum: LLVM's choice", "  %3 = fmul contract float %0, %1\n  %4 = fmul contract float %2, %0\n  %5 = fadd contract float %3, %4", true},
+		{"minuend also added", "  %3 = fmul contract float %0, %1\n  %4 = fmul contract float %2, %0\n  %5 = fsub contract float %3, %4\n  %6 = fadd contract float %3, %2", true},
+		{"difference of one product", "  %3 = fmul contract float %0, %1\n  %5 = fsub contract float %3, %2", true},
 	} {
 		ir := "define void @k(float %0) {\n" + c.body + "\n  ret void\n}\n"
 		got := string(nvccContraction([]byte(ir)))

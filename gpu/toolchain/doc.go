@@ -161,5 +161,7 @@
 // which let clang reassociate or fuse inside these functions.
 // With -use_fast_math, expf, exp2f, exp10f, log10f, tanf and powf become the fast
 // intrinsics and tanhf tanh.approx.f32 (as nvcc does), clang maps sinf, cosf, logf,
-// log2f; denormals are flushed (-ftz) and the fast intrinsics take the .ftz forms.
+// log2f; denormals are flushed (-ftz) and the fast intrinsics take the .ftz forms;
+// a float '/' in the cell is div.approx.ftz.f32 (nvcc's -prec-div=false; clang's
+// -mllvm -nvptx-prec-divf32=0) while the prelude's own divisions stay div.rn.
 package toolchain

@@ -266,8 +266,11 @@ func clangFlags(flags []string, includeDir string) []string {
 		switch {
 		case f == "-use_fast_math" || f == "--use_fast_math":
 			// nvcc's -use_fast_math: fast intrinsics for the math library and
-			// flush-to-zero; unlike clang's -ffast-math it does not reassociate.
+			// flush-to-zero and -prec-div=false (a float '/' is div.approx.ftz.f32, as
+			// nvcc's PTX has it: LLVM's -nvptx-prec-divf32=0; the prelude's own float
+			// divisions are explicit div.rn); unlike clang's -ffast-math it does not reassociate.
 			out = append(out, "-fgpu-approx-transcendentals", "-fgpu-flush-denormals-to-zero")
+			out = append(out, fastDivArgs...)
 		case nvBoolRE.MatchString(f):
 			m := nvBoolRE.FindStringSubmatch(f)
 			switch m[1] + "=" + m[2] {
@@ -289,6 +292,25 @@ func clangFlags(flags []string, includeDir string) []string {
 		}
 	}
 	return out
+}
+
+// fastDivArgs make LLVM's NVPTX back end emit a float '/' as div.approx (nvcc's
+// -prec-div=false under -use_fast_math): 0 = div.approx, 1 = div.full, 2 = div.rn.
+var fastDivArgs = []string{"-mllvm", "-nvptx-prec-divf32=0"}
+
+// codegenFlags are the clang arguments of flags that code generation from LLVM IR
+// needs again (clangIRToPTX): -use_fast_math's division; none for a list that fails the allow-list.
+func codegenFlags(flags []string) []string {
+	norm, err := normaliseFlags(flags)
+	if err != nil {
+		return nil
+	}
+	for _, f := range norm {
+		if f == "-use_fast_math" || f == "--use_fast_math" {
+			return fastDivArgs
+		}
+	}
+	return nil
 }
 
 // nvccFlags checks flags and returns them in nvcc's spelling; a list that fails the allow-list gives none.

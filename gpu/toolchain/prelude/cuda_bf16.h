@@ -168,7 +168,7 @@ KS_B __nv_bfloat162 __hadd2(__nv_bfloat162 a, __nv_bfloat162 b) { return __hfma2
 KS_B __nv_bfloat162 __hsub2(__nv_bfloat162 a, __nv_bfloat162 b) { return __hfma2(b, __ks_u2b(0xbf80bf80u), a); }
 KS_B __nv_bfloat162 __hmul2(__nv_bfloat162 a, __nv_bfloat162 b) { return __hfma2(a, b, __ks_u2b(0x80008000u)); }
 #endif
-KS_B __nv_bfloat16 __hdiv(__nv_bfloat16 a, __nv_bfloat16 b) { return __float2bfloat16_rn(__bfloat162float(a) / __bfloat162float(b)); }
+KS_B __nv_bfloat16 __hdiv(__nv_bfloat16 a, __nv_bfloat16 b) { return __float2bfloat16_rn(__nvvm_reflect("__CUDA_FTZ") ? __nvvm_div_rn_ftz_f(__bfloat162float(a), __bfloat162float(b)) : __nvvm_div_rn_f(__bfloat162float(a), __bfloat162float(b))); }
 KS_B __nv_bfloat162 __h2div(__nv_bfloat162 a, __nv_bfloat162 b) { return __nv_bfloat162(__hdiv(a.x, b.x), __hdiv(a.y, b.y)); }
 KS_B __nv_bfloat16 __hneg(__nv_bfloat16 a) { return __ushort_as_bfloat16(a.__x ^ 0x8000u); }
 KS_B __nv_bfloat162 __hneg2(__nv_bfloat162 a) { return __ks_u2b(__ks_b2u(a) ^ 0x80008000u); }

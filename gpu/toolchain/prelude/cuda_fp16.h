@@ -244,7 +244,7 @@ KS_H __half2 __hneg2(__half2 a) {
 }
 KS_H __half __habs(__half a) { return __ushort_as_half(a.__x & 0x7fffu); }
 KS_H __half2 __habs2(__half2 a) { return __ks_u2h(__ks_h2u(a) & 0x7fff7fffu); }
-KS_H __half __hdiv(__half a, __half b) { return __float2half(__half2float(a) / __half2float(b)); }
+KS_H __half __hdiv(__half a, __half b) { return __float2half(__nvvm_reflect("__CUDA_FTZ") ? __nvvm_div_rn_ftz_f(__half2float(a), __half2float(b)) : __nvvm_div_rn_f(__half2float(a), __half2float(b))); }
 KS_H __half2 __h2div(__half2 a, __half2 b) { return __half2(__hdiv(a.x, b.x), __hdiv(a.y, b.y)); }
 
 // ---- comparisons and classification (exact, through float) ----
@@ -265,12 +265,14 @@ KS_H bool __hisnan(__half a) { return (a.__x & 0x7fffu) > 0x7c00u; }
 KS_H int __hisinf(__half a) { return a.__x == 0x7c00u ? 1 : a.__x == 0xfc00u ? -1 : 0; }
 
 // ---- math functions, in float and rounded once ----
+// 1/x correctly rounded in float whatever the flags (-use_fast_math makes a plain '/' div.approx).
+KS_H float __ks_rcp_rn_f(float x) { return __nvvm_reflect("__CUDA_FTZ") ? __nvvm_div_rn_ftz_f(1.0f, x) : __nvvm_div_rn_f(1.0f, x); }
 #define KS_H_MATH(NAME, NAME2, F)                                                      \
   KS_H __half NAME(__half a) { return __float2half(F(__half2float(a))); }              \
   KS_H __half2 NAME2(__half2 a) { return __half2(NAME(a.x), NAME(a.y)); }
 KS_H_MATH(hsqrt, h2sqrt, sqrtf)
 KS_H_MATH(hrsqrt, h2rsqrt, rsqrtf)
-KS_H_MATH(hrcp, h2rcp, 1.0f /)
+KS_H_MATH(hrcp, h2rcp, __ks_rcp_rn_f)
 KS_H_MATH(hexp, h2exp, expf)
 KS_H_MATH(hexp2, h2exp2, exp2f)
 KS_H_MATH(hexp10, h2exp10, exp10f)

@@ -10,6 +10,9 @@
 #define KS_NV extern "C" __device__ inline __attribute__((always_inline))
 #define KS_IN static __device__ __forceinline__
 #define KS_EXACT _Pragma("clang fp contract(off)")
+// ks_fdiv_rn is the prelude's own float division: div.rn (.ftz under __CUDA_FTZ, as a
+// plain '/'), whatever the cell's flags (-use_fast_math makes the cell's '/' div.approx).
+KS_IN float ks_fdiv_rn(float a, float b) { return __nvvm_reflect("__CUDA_FTZ") ? __nvvm_div_rn_ftz_f(a, b) : __nvvm_div_rn_f(a, b); }
 
 // ---- integer intrinsics ----
 KS_NV int __nv_abs(int a) { return a < 0 ? -a : a; }
@@ -248,7 +251,7 @@ KS_IN float ks_log_kernelf(float x, int *e) {
   }
   *e = k;
   float f = __builtin_bit_cast(float, b) - 1.0f;
-  float s = f / (2.0f + f);
+  float s = ks_fdiv_rn(f, 2.0f + f);
   float z = s * s;
   float R = 1.53846154e-1f;             // 2/13
   R = __builtin_fmaf(R, z, 1.81818182e-1f); // 2/11
@@ -404,10 +407,10 @@ KS_IN float ks_tanhf(float x) {
     y = 1.0f;
   } else if (a < 0.55f) {
     float e = ks_expm1_posf(2.0f * a);
-    y = e / (e + 2.0f);
+    y = ks_fdiv_rn(e, e + 2.0f);
   } else {
     float e = ks_expm1_posf(2.0f * a);
-    y = 1.0f - 2.0f / (e + 2.0f);
+    y = 1.0f - ks_fdiv_rn(2.0f, e + 2.0f);
   }
   return __builtin_copysignf(y, x);
 }

@@ -237,7 +237,7 @@ KS_IN float ks_nv_atan2f(float y, float x) {
   float ax = ks_nv_fabs(x), ay = ks_nv_fabs(y);
   int steep = ay > ax;
   float mx = steep ? ay : ax, mn = steep ? ax : ay;
-  float q = mn / mx;
+  float q = ks_fdiv_rn(mn, mx);
   float q2 = q * q;
   float p = __builtin_fmaf(KS_F(0x3B33710B), q2, KS_F(0xBC807748));
   p = __builtin_fmaf(p, q2, KS_F(0x3D2CDAB2));
@@ -1192,10 +1192,10 @@ KS_IN float ks_nv_y1f(float x) {
   float a = ks_nv_fabs(x);
   float r;
   if (a < KS_F(0x00800000)) {
-    r = KS_F(0xBF22F983) / a;
+    r = ks_fdiv_rn(KS_F(0xBF22F983), a);
   } else if (a <= KS_F(0x3FD96AC4)) {
     float x2 = a * a;
-    float u = __builtin_fmaf(ks_nv_j1f(a), ks_nv_logf_q(a, 0), -1.0f / a) * KS_F(0x3F22F983);
+    float u = __builtin_fmaf(ks_nv_j1f(a), ks_nv_logf_q(a, 0), ks_fdiv_rn(-1.0f, a)) * KS_F(0x3F22F983);
     float p = __builtin_fmaf(KS_F(0x321462CC), x2, KS_F(0xB58527DA));
     p = __builtin_fmaf(p, x2, KS_F(0x38963E95));
     p = __builtin_fmaf(p, x2, KS_F(0xBB41ADCB));

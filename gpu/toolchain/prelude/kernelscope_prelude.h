@@ -257,12 +257,15 @@ KS_F1(log) KS_F1(log2) KS_F1(log10) KS_F1(log1p) KS_F1(sin) KS_F1(cos) KS_F1(tan
 KS_F1(asin) KS_F1(acos) KS_F1(atan) KS_F1(sinh) KS_F1(cosh) KS_F1(tanh) KS_F1(fabs)
 KS_F1(floor) KS_F1(ceil) KS_F1(trunc) KS_F1(round) KS_F1(rint) KS_F1(erf) KS_F1(erfc)
 KS_F2(pow) KS_F2(fmin) KS_F2(fmax) KS_F2(atan2) KS_F2(fmod) KS_F2(hypot) KS_F2(copysign)
-// pow(float, int) and pow(double, int) are CUDA's powif and powi (crt/math_functions.hpp);
-// templates taking int only, so that other integer exponents resolve as before.
+// pow(float, int) and pow(double, int) are C++11's: the double pow of the promoted
+// arguments, returning double, as nvcc 13 compiles them with libstdc++ (testdata/fastgold
+// cell0.ptx: cvt.f64 of both, then its double pow; CUDA's powif/powi overloads are
+// libc++ only, powi_decl.txt). Templates taking int only, so that other integer
+// exponents resolve as before.
 template <typename I, typename R> struct ks_int_only {};
 template <typename R> struct ks_int_only<int, R> { typedef R type; };
-template <typename I> static __device__ __forceinline__ typename ks_int_only<I, float>::type pow(float x, I n) { return powif(x, n); }
-template <typename I> static __device__ __forceinline__ typename ks_int_only<I, double>::type pow(double x, I n) { return powi(x, n); }
+template <typename I> static __device__ __forceinline__ typename ks_int_only<I, double>::type pow(float x, I n) { return pow((double)x, (double)n); }
+template <typename I> static __device__ __forceinline__ typename ks_int_only<I, double>::type pow(double x, I n) { return pow(x, (double)n); }
 static __device__ __forceinline__ float fma(float x, float y, float z) { return fmaf(x, y, z); }
 static __device__ __forceinline__ float abs(float x) { return fabsf(x); }
 static __device__ __forceinline__ double abs(double x) { return fabs(x); }
