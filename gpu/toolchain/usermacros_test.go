@@ -55,3 +55,27 @@ __global__ void kern(float *out, int len) {
 		})
 	}
 }
+
+// TestPowOverloads: pow of mixed arithmetic types is C++11's (the double pow of the
+// promoted arguments, returning double) as with nvcc; pow(float, float) stays float.
+func TestPowOverloads(t *testing.T) {
+	if _, err := exec.LookPath("clang-19"); err != nil {
+		t.Skip("clang-19 not found")
+	}
+	src := `
+__global__ void kern(float *o, const float *x, const int *e) {
+	int i = threadIdx.x;
+	static_assert(__is_same(decltype(pow(2, 3)), double), "pow(int, int)");
+	static_assert(__is_same(decltype(pow(x[i], 2.0)), double), "pow(float, double)");
+	static_assert(__is_same(decltype(pow(2.0, x[i])), double), "pow(double, float)");
+	static_assert(__is_same(decltype(pow(x[i], e[i])), double), "pow(float, int)");
+	static_assert(__is_same(decltype(pow(e[i], 2u)), double), "pow(int, unsigned)");
+	static_assert(__is_same(decltype(pow(x[i], 2.0f)), float), "pow(float, float)");
+	static_assert(__is_same(decltype(pow(1.0, 2.0)), double), "pow(double, double)");
+	o[i] = pow(2, 3) + pow(x[i], 2.0) + pow(2.0, x[i]) + pow(x[i], e[i]) + pow(e[i], 2) + pow(x[i], 2.0f);
+}
+`
+	if _, err := Compile(context.Background(), Request{Source: src, File: "cell.cu", Arch: "sm_90", Compiler: "clang"}); err != nil {
+		t.Fatalf("pow overloads: %v", err)
+	}
+}

@@ -257,15 +257,33 @@ KS_F1(log) KS_F1(log2) KS_F1(log10) KS_F1(log1p) KS_F1(sin) KS_F1(cos) KS_F1(tan
 KS_F1(asin) KS_F1(acos) KS_F1(atan) KS_F1(sinh) KS_F1(cosh) KS_F1(tanh) KS_F1(fabs)
 KS_F1(floor) KS_F1(ceil) KS_F1(trunc) KS_F1(round) KS_F1(rint) KS_F1(erf) KS_F1(erfc)
 KS_F2(pow) KS_F2(fmin) KS_F2(fmax) KS_F2(atan2) KS_F2(fmod) KS_F2(hypot) KS_F2(copysign)
-// pow(float, int) and pow(double, int) are C++11's: the double pow of the promoted
-// arguments, returning double, as nvcc 13 compiles them with libstdc++ (testdata/fastgold
-// cell0.ptx: cvt.f64 of both, then its double pow; CUDA's powif/powi overloads are
-// libc++ only, powi_decl.txt). Templates taking int only, so that other integer
-// exponents resolve as before.
-template <typename I, typename R> struct ks_int_only {};
-template <typename R> struct ks_int_only<int, R> { typedef R type; };
-template <typename I> static __device__ __forceinline__ typename ks_int_only<I, double>::type pow(float x, I n) { return pow((double)x, (double)n); }
-template <typename I> static __device__ __forceinline__ typename ks_int_only<I, double>::type pow(double x, I n) { return pow(x, (double)n); }
+// pow of any other pair of arithmetic types is C++11's <cmath> overload: the double pow of
+// the promoted arguments, returning double — pow(float, int) and pow(double, int) as nvcc 13
+// compiles them with libstdc++ (testdata/fastgold cell0.ptx: cvt.f64 of both, then its
+// double pow; CUDA's powif/powi overloads are libc++ only, powi_decl.txt), and pow(2, 3),
+// pow(x, 2.0) for a float x. pow(float, float) and pow(double, double) stay the exact
+// non-template overloads (preferred in a tie).
+template <typename T> struct ks_arith { enum { ok = 0 }; };
+template <> struct ks_arith<char> { enum { ok = 1 }; };
+template <> struct ks_arith<signed char> { enum { ok = 1 }; };
+template <> struct ks_arith<unsigned char> { enum { ok = 1 }; };
+template <> struct ks_arith<short> { enum { ok = 1 }; };
+template <> struct ks_arith<unsigned short> { enum { ok = 1 }; };
+template <> struct ks_arith<int> { enum { ok = 1 }; };
+template <> struct ks_arith<unsigned int> { enum { ok = 1 }; };
+template <> struct ks_arith<long> { enum { ok = 1 }; };
+template <> struct ks_arith<unsigned long> { enum { ok = 1 }; };
+template <> struct ks_arith<long long> { enum { ok = 1 }; };
+template <> struct ks_arith<unsigned long long> { enum { ok = 1 }; };
+template <> struct ks_arith<bool> { enum { ok = 1 }; };
+template <> struct ks_arith<float> { enum { ok = 1 }; };
+template <> struct ks_arith<double> { enum { ok = 1 }; };
+template <bool B, typename R> struct ks_enable_if {};
+template <typename R> struct ks_enable_if<true, R> { typedef R type; };
+template <typename A, typename B>
+static __device__ __forceinline__ typename ks_enable_if<ks_arith<A>::ok && ks_arith<B>::ok, double>::type pow(A x, B y) {
+  return pow((double)x, (double)y);
+}
 static __device__ __forceinline__ float fma(float x, float y, float z) { return fmaf(x, y, z); }
 static __device__ __forceinline__ float abs(float x) { return fabsf(x); }
 static __device__ __forceinline__ double abs(double x) { return fabs(x); }
