@@ -249,7 +249,8 @@ func (l *launcher) initClusterRegs(w *warp) {
 	}
 }
 
-// beginBlock prepares block blk of a group to run as linear block b (runBlock's preamble).
+// beginBlock prepares block blk to run as linear block b: its index, SM, shared memory,
+// barriers, mbarriers and warps reset (runBlock, cluster groups and the Stepper).
 func (l *launcher) beginBlock(blk *block, b int) {
 	blk.lin = b
 	blk.idx = [3]int{b % l.grid[0], (b / l.grid[0]) % l.grid[1], b / (l.grid[0] * l.grid[1])}

@@ -180,22 +180,7 @@ func (l *launcher) result(args []Arg, bufs []*alloc, trace *Trace) *Result {
 // runBlock runs every warp of block b to completion.
 func (l *launcher) runBlock(b int) error {
 	blk := l.blk
-	blk.lin = b
-	blk.idx = [3]int{b % l.grid[0], (b / l.grid[0]) % l.grid[1], b / (l.grid[0] * l.grid[1])}
-	blk.sm = b % l.numSMs
-	clear(blk.shared)
-	blk.exitedThreads = 0
-	for i := range blk.bars {
-		blk.bars[i] = barrier{waiters: blk.bars[i].waiters[:0]}
-	}
-	blk.mbars = blk.mbars[:0]
-	kfn := l.prog.kernel
-	for _, w := range blk.warps {
-		l.resetWarp(w, kfn)
-		w.issues = w.issues[:0]
-		w.async = w.async[:0]
-		w.traced = l.tr != nil && b == l.cfg.Trace.Block && w.id >= l.cfg.Trace.WarpLo && w.id <= l.cfg.Trace.WarpHi
-	}
+	l.beginBlock(blk, b)
 	if l.chk != nil {
 		l.chk.startBlock()
 	}

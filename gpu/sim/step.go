@@ -127,19 +127,8 @@ func (s *Stepper) Start(sm int) (slot int, err error) {
 	} else {
 		blk = s.newBlock()
 	}
-	blk.lin = b
-	blk.idx = [3]int{b % l.grid[0], (b / l.grid[0]) % l.grid[1], b / (l.grid[0] * l.grid[1])}
-	blk.sm = ((sm % l.numSMs) + l.numSMs) % l.numSMs // %smid < %nsmid
-	clear(blk.shared)
-	blk.exitedThreads = 0
-	for i := range blk.bars {
-		blk.bars[i] = barrier{waiters: blk.bars[i].waiters[:0]}
-	}
-	for _, w := range blk.warps {
-		l.resetWarp(w, l.prog.kernel)
-		w.issues = w.issues[:0]
-		w.traced = l.tr != nil && b == l.cfg.Trace.Block && w.id >= l.cfg.Trace.WarpLo && w.id <= l.cfg.Trace.WarpHi
-	}
+	l.beginBlock(blk, b)
+	blk.sm = ((sm % l.numSMs) + l.numSMs) % l.numSMs // the timing model's SM (%smid < %nsmid)
 	slot = -1
 	for i, x := range s.slots {
 		if x == nil {
