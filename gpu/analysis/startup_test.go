@@ -1,16 +1,11 @@
 package analysis
 
 import (
-	"archive/tar"
-	"compress/gzip"
 	"context"
-	"encoding/csv"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/kernelscope/kernelscope/gpu/launch"
@@ -59,56 +54,19 @@ func runStartup(t *testing.T, src []byte, c startupCase) (cycles, launchCycles, 
 // sm__cycles_elapsed.max of each launch.
 func startupH200(t *testing.T) map[startupCase]float64 {
 	t.Helper()
-	f, err := os.Open(filepath.Join(startupDir, "startup.tar.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
+	rows, err := golden.NCUTar(filepath.Join(startupDir, "startup.tar.gz"), "startup_ncu_", "sm__cycles_elapsed.max")
 	if err != nil {
 		t.Fatal(err)
 	}
 	sum, cnt := map[startupCase]float64{}, map[startupCase]int{}
-	tr := tar.NewReader(z)
-	for {
-		h, err := tr.Next()
-		if err == io.EOF {
-			break
-		}
+	for _, r := range rows {
+		c, err := ncuNumber(r.Value)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.HasPrefix(h.Name, "startup_ncu_") {
-			continue
-		}
-		b, err := io.ReadAll(tr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var lines []string
-		for _, l := range strings.Split(string(b), "\n") {
-			if strings.HasPrefix(l, "\"") {
-				lines = append(lines, l)
-			}
-		}
-		rows, err := csv.NewReader(strings.NewReader(strings.Join(lines, "\n"))).ReadAll()
-		if err != nil {
-			t.Fatal(err)
-		}
-		col := map[string]int{}
-		for i, c := range rows[0] {
-			col[c] = i
-		}
-		for _, r := range rows[2:] {
-			k := r[col["Kernel Name"]]
-			c, err := ncuNumber(r[col["sm__cycles_elapsed.max"]])
-			if err != nil {
-				t.Fatal(err)
-			}
-			sc := startupCase{k[:strings.IndexByte(k+"(", '(')], dim3(r[col["Grid Size"]]), dim3(r[col["Block Size"]])}
-			sum[sc] += float64(c)
-			cnt[sc]++
-		}
+		sc := startupCase{r.Kernel, dim3(r.Grid), dim3(r.Block)}
+		sum[sc] += float64(c)
+		cnt[sc]++
 	}
 	for k := range sum {
 		sum[k] /= float64(cnt[k])

@@ -1,14 +1,11 @@
 package timing
 
 import (
-	"archive/tar"
-	"compress/gzip"
-	"encoding/csv"
-	"io"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
+
+	goldens "github.com/kernelscope/kernelscope/internal/golden"
 )
 
 // startupNCU reads the Nsight Compute rows of testdata/timing_startup/startup.tar.gz
@@ -16,50 +13,13 @@ import (
 // sm__cycles_elapsed.max per launch.
 func startupNCU(t *testing.T) [][4]string {
 	t.Helper()
-	f, err := os.Open("../../testdata/timing_startup/startup.tar.gz")
+	rows, err := goldens.NCUTar("../../testdata/timing_startup/startup.tar.gz", "startup_ncu_", "sm__cycles_elapsed.max")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out [][4]string
-	tr := tar.NewReader(z)
-	for {
-		h, err := tr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !strings.HasPrefix(h.Name, "startup_ncu_") {
-			continue
-		}
-		b, err := io.ReadAll(tr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var lines []string
-		for _, l := range strings.Split(string(b), "\n") {
-			if strings.HasPrefix(l, "\"") {
-				lines = append(lines, l)
-			}
-		}
-		rows, err := csv.NewReader(strings.NewReader(strings.Join(lines, "\n"))).ReadAll()
-		if err != nil {
-			t.Fatal(err)
-		}
-		col := map[string]int{}
-		for i, c := range rows[0] {
-			col[c] = i
-		}
-		for _, r := range rows[2:] {
-			k := r[col["Kernel Name"]]
-			out = append(out, [4]string{k[:strings.IndexByte(k+"(", '(')], r[col["Grid Size"]], r[col["Block Size"]], r[col["sm__cycles_elapsed.max"]]})
-		}
+	out := make([][4]string, len(rows))
+	for i, r := range rows {
+		out[i] = [4]string{r.Kernel, r.Grid, r.Block, r.Value}
 	}
 	return out
 }
