@@ -26,6 +26,16 @@ type Mods struct {
 	Type  ptx.Type    // the last type modifier (the instruction type); ptx.TypeNone when none
 	Types []ptx.Type  // every type modifier, in source order (cvt.f32.s32: F32, S32)
 	Words []string    // every other modifier, in source order, the space, cache and vector ones included ("global", "add")
+
+	Flags Flag     // the modifier words present that have a flag (mods.go)
+	Cmp   Cmp      // comparison (setp.lt): the last one
+	Rnd   Rnd      // rounding modifier: the last one
+	Atom  AtomOp   // operation word (atom.add, bar.red.popc, redux.xor): the last one
+	Atoms uint16   // every operation word present, bit 1<<AtomOp
+	Shfl  ShflMode // shuffle mode: the last one
+	Vote  VoteMode // vote/match mode: the last one
+	Sem   Sem      // memory-ordering semantics: the last one
+	Scope Scope    // scope (cta, cluster, gpu/gl, sys): the last one
 }
 
 // Inst is one decoded instruction.
@@ -64,9 +74,10 @@ type Program struct {
 	RegNames []string // register id -> name ("%r5", "%v1.x"; "name:%r5" in device functions)
 }
 
-// ParseMods parses modifiers: the last space, cache operator, vector width
-// and type win; Types and Words keep every modifier in order (Words: all but
-// the types), as gpu/arith reads them.
+// ParseMods parses modifiers: the last space, cache operator, vector width,
+// type and word of each enum group win, Flags and Atoms collect every word
+// present; Types and Words keep every modifier in order (Words: all but the
+// types), as gpu/arith reads them.
 func ParseMods(mods []string) Mods {
 	m := Mods{Vec: 1}
 	for _, s := range mods {
@@ -76,6 +87,7 @@ func ParseMods(mods []string) Mods {
 			continue
 		}
 		m.Words = append(m.Words, s)
+		m.word(s)
 		switch s {
 		case "global":
 			m.Space = ptx.SpaceGlobal

@@ -7,10 +7,9 @@ package sim
 import (
 	"errors"
 	"fmt"
-	"github.com/kernelscope/kernelscope/gpu/isa"
-	"strings"
 
 	"github.com/kernelscope/kernelscope/gpu/arith"
+	"github.com/kernelscope/kernelscope/gpu/isa"
 	"github.com/kernelscope/kernelscope/gpu/mem"
 	"github.com/kernelscope/kernelscope/gpu/ptx"
 )
@@ -64,17 +63,10 @@ func (d *decoder) lower(fn *function, syms map[string]sym) error {
 	return nil
 }
 
-// instText is the opcode with its modifiers.
-func instText(in *ptx.Inst) string {
-	if len(in.Mods) == 0 {
-		return in.Op
-	}
-	return in.Op + "." + strings.Join(in.Mods, ".")
-}
-
-// unsupported makes an op that fails with msg when executed.
-func unsupported(in *ptx.Inst, format string, args ...any) op {
-	return op{kind: kUnsupported, guard: -1, msg: fmt.Sprintf("%s: %s", instText(in), fmt.Sprintf(format, args...))}
+// unsupported makes an op that fails with msg, prefixed by the instruction's
+// text ("ld.global.f32"), when executed.
+func unsupported(text string, format string, args ...any) op {
+	return op{kind: kUnsupported, guard: -1, msg: fmt.Sprintf("%s: %s", text, fmt.Sprintf(format, args...))}
 }
 
 // reg resolves a register or special register operand.
@@ -202,7 +194,7 @@ func (fd *fnDecoder) inst(in *ptx.Inst, idx int) op {
 	for _, a := range in.Args {
 		if a.Kind == ptx.OpSpecial {
 			if why := notSimulated(a.Name); why != "" {
-				return unsupported(in, "reads %s, which the simulator gives no value: %s", a.Name, why)
+				return unsupported(fd.cur.Text, "reads %s, which the simulator gives no value: %s", a.Name, why)
 			}
 			if a.Name == "%envreg1" || a.Name == "%envreg2" {
 				fd.d.prog.readsEnvreg = true
@@ -211,12 +203,12 @@ func (fd *fnDecoder) inst(in *ptx.Inst, idx int) op {
 	}
 	o, err := fd.inst1(in, idx)
 	if err != nil {
-		return unsupported(in, "%v", err)
+		return unsupported(fd.cur.Text, "%v", err)
 	}
 	if in.Guard != "" {
 		r, ok := fd.regs[in.Guard]
 		if !ok {
-			return unsupported(in, "unknown guard predicate %s", in.Guard)
+			return unsupported(fd.cur.Text, "unknown guard predicate %s", in.Guard)
 		}
 		o.guard, o.gneg = r, in.GuardNeg
 	} else {
@@ -234,40 +226,39 @@ func (fd *fnDecoder) inst1(in *ptx.Inst, idx int) (op, error) {
 		fd.fuse = nil
 		return o, err
 	}
-	switch in.Op {
-	case "ld", "ldu":
+	switch lowering[fd.cur.Op] {
+	case lowerLd:
 		return fd.ld(in)
-	case "st":
+	case lowerSt:
 		return fd.st(in)
-	case "atom", "red":
+	case lowerAtom:
 		return fd.atom(in)
-	case "cvta":
+	case lowerCvta:
 		return fd.cvta(in)
-	case "isspacep":
+	case lowerIsspacep:
 		return fd.isspacep(in)
-	case "bra":
+	case lowerBra:
 		return fd.bra(in, idx)
-	case "brx":
+	case lowerBrx:
 		return fd.brx(in, idx)
-	case "call":
+	case lowerCall:
 		return fd.callOp(in)
-	case "ret":
+	case lowerRet:
 		if fd.fn.f.Entry {
 			return op{kind: kExit}, nil
 		}
 		return op{kind: kRet}, nil
-	case "exit":
+	case lowerExit:
 		return op{kind: kExit}, nil
-	case "trap":
+	case lowerTrap:
 		return op{kind: kTrap}, nil
-	case "bar", "barrier":
+	case lowerBar:
 		return fd.bar(in)
-	case "mapa", "getctarank":
+	case lowerMapa:
 		return fd.mapaOp(in)
-	case "membar", "fence", "prefetch", "prefetchu", "nanosleep", "pmevent", "griddepcontrol",
-		"discard", "applypriority", "setmaxnreg", "brkpt":
+	case lowerNop:
 		return op{kind: kNop}, nil
-	case "createpolicy":
+	case lowerCreatePolicy:
 		if len(in.Args) == 0 {
 			return op{}, errors.New("missing destination")
 		}
@@ -276,15 +267,15 @@ func (fd *fnDecoder) inst1(in *ptx.Inst, idx int) (op, error) {
 			return op{}, err
 		}
 		return op{kind: kCreatePolicy, nd: 1, dst: [4]int32{r}, dmask: [4]uint64{m}}, nil
-	case "shfl":
+	case lowerShfl:
 		return fd.shfl(in)
-	case "vote":
+	case lowerVote:
 		return fd.vote(in)
-	case "match":
+	case lowerMatch:
 		return fd.match(in)
-	case "redux":
+	case lowerRedux:
 		return fd.redux(in)
-	case "activemask":
+	case lowerActivemask:
 		if len(in.Args) != 1 {
 			return op{}, errors.New("activemask takes one destination")
 		}
@@ -293,13 +284,15 @@ func (fd *fnDecoder) inst1(in *ptx.Inst, idx int) (op, error) {
 			return op{}, err
 		}
 		return op{kind: kActivemask, nd: 1, dst: [4]int32{r}, dmask: [4]uint64{m}}, nil
-	case "elect":
+	case lowerElect:
 		return fd.elect(in)
-	case "cp":
+	case lowerCp:
 		return fd.cpAsync(in)
-	case "mma", "ldmatrix", "stmatrix", "movmatrix", "wmma", "mbarrier", "wgmma":
+	case lowerTensor:
 		return fd.tensor(in)
-	case "mov":
+	case lowerUnsupported:
+		return op{}, errNotSimulated
+	case lowerMov:
 		if len(in.Args) == 2 && (in.Args[0].Kind == ptx.OpVec || in.Args[1].Kind == ptx.OpVec) {
 			return fd.packOp(in)
 		}
@@ -400,16 +393,30 @@ func (fd *fnDecoder) arithOp(in *ptx.Inst) (op, error) {
 			o.regSrcs = false
 		}
 	}
-	fd.fastPath(in, &o)
+	if fd.fuse == nil && fd.cur != nil && fd.cur.PTX == in {
+		fastPath(fd.cur.Op, &fd.cur.Mods, &o)
+	}
 	return o, nil
 }
 
 // fastPath replaces a few hot integer instructions, whose semantics are
-// trivially the same, by dedicated ops.
-func (fd *fnDecoder) fastPath(in *ptx.Inst, o *op) {
-	mods := strings.Join(in.Mods, ".")
+// trivially the same, by dedicated ops: the opcode and modifiers are the
+// instruction's decoded form (a fused add is an fma, never one of them).
+func fastPath(opc isa.Opcode, m *isa.Mods, o *op) {
 	if o.nd != 1 || o.dst[0] < 0 || o.ar.ReadsCC() || o.ar.WritesCC() {
 		return
+	}
+	// only reports a modifier list of exactly the words in flags (each once) and one type of ts.
+	only := func(flags isa.Flag, nwords int, ts ...ptx.Type) bool {
+		if len(m.Words) != nwords || m.Flags != flags || len(m.Types) != 1 {
+			return false
+		}
+		for _, t := range ts {
+			if m.Types[0] == t {
+				return true
+			}
+		}
+		return false
 	}
 	for i := 0; i < int(o.ns); i++ {
 		if o.src[i].not {
@@ -417,26 +424,26 @@ func (fd *fnDecoder) fastPath(in *ptx.Inst, o *op) {
 		}
 	}
 	switch {
-	case in.Op == "mov" && o.ns == 1:
+	case opc == isa.OpMov && o.ns == 1:
 		if o.src[0].reg < 0 {
 			o.kind = kMovImm
 		} else {
 			o.kind = kMovReg
 		}
-	case in.Op == "add" && (mods == "s32" || mods == "u32"):
+	case opc == isa.OpAdd && only(0, 0, ptx.S32, ptx.U32):
 		o.kind = kAddS32
-	case in.Op == "add" && (mods == "s64" || mods == "u64"):
+	case opc == isa.OpAdd && only(0, 0, ptx.S64, ptx.U64):
 		o.kind = kAddS64
-	case in.Op == "mad" && (mods == "lo.s32" || mods == "lo.u32"):
+	case opc == isa.OpMad && only(isa.FlagLo, 1, ptx.S32, ptx.U32):
 		o.kind = kMadLo32
-	case in.Op == "mul" && mods == "wide.u32":
+	case opc == isa.OpMul && only(isa.FlagWide, 1, ptx.U32):
 		o.kind = kMulWideU32
-	case in.Op == "mul" && mods == "wide.s32":
+	case opc == isa.OpMul && only(isa.FlagWide, 1, ptx.S32):
 		o.kind = kMulWideS32
-	case in.Op == "shl" && mods == "b32":
+	case opc == isa.OpShl && only(0, 0, ptx.B32):
 		o.kind = kShl32
-	case in.Op == "setp" && len(in.Mods) == 2 && (in.Mods[1] == "s32" || in.Mods[1] == "u32"):
-		c := setpCode(in.Mods[0], in.Mods[1] == "s32")
+	case opc == isa.OpSetp && len(m.Words) == 1 && len(m.Types) == 1 && (m.Types[0] == ptx.S32 || m.Types[0] == ptx.U32):
+		c := setpCode(m.Cmp, m.Types[0] == ptx.S32)
 		if c != 0 {
 			o.kind, o.sub = kSetp32, c
 		}
@@ -457,27 +464,28 @@ const (
 	cmpGeU
 )
 
-func setpCode(c string, signed bool) uint8 {
+// setpCode is the fast-path code of an integer comparison (0: none).
+func setpCode(c isa.Cmp, signed bool) uint8 {
 	switch c {
-	case "eq":
+	case isa.CmpEq:
 		return cmpEq
-	case "ne":
+	case isa.CmpNe:
 		return cmpNe
 	}
 	var base uint8
 	switch c {
-	case "lt", "lo":
+	case isa.CmpLt, isa.CmpLo:
 		base = 0
-	case "le", "ls":
+	case isa.CmpLe, isa.CmpLs:
 		base = 1
-	case "gt", "hi":
+	case isa.CmpGt, isa.CmpHi:
 		base = 2
-	case "ge", "hs":
+	case isa.CmpGe, isa.CmpHs:
 		base = 3
 	default:
 		return 0
 	}
-	if signed && (c == "lo" || c == "ls" || c == "hi" || c == "hs") {
+	if signed && (c == isa.CmpLo || c == isa.CmpLs || c == isa.CmpHi || c == isa.CmpHs) {
 		signed = false
 	}
 	if signed {
@@ -510,12 +518,7 @@ func (fd *fnDecoder) movSym(in *ptx.Inst) (op, error) {
 
 // packOp lowers mov with a vector operand: pack {a,b,..} into d or unpack s into {a,b,..}.
 func (fd *fnDecoder) packOp(in *ptx.Inst) (op, error) {
-	var t ptx.Type
-	for _, m := range in.Mods {
-		if tt, ok := ptx.TypeByName(m); ok {
-			t = tt
-		}
-	}
+	t := fd.cur.Mods.Type // the last type modifier
 	total := t.Size()
 	if total == 0 {
 		return op{}, errors.New("pack/unpack needs a sized type")
@@ -575,7 +578,7 @@ func memType(t ptx.Type) (size int, signed bool, err error) {
 // ld lowers ld and ldu.
 func (fd *fnDecoder) ld(in *ptx.Inst) (op, error) {
 	sp, cache, vec, t, _ := fd.memMods()
-	if in.Op == "ldu" {
+	if fd.cur.Op == isa.OpLdu {
 		cache = mem.NC
 	}
 	size, signed, err := memType(t)
@@ -666,22 +669,16 @@ func (fd *fnDecoder) st(in *ptx.Inst) (op, error) {
 
 // atom lowers atom and red.
 func (fd *fnDecoder) atom(in *ptx.Inst) (op, error) {
-	sp, _, vec, t, words := fd.memMods()
+	sp, _, vec, t, _ := fd.memMods()
 	if vec != 1 {
 		return op{}, errors.New("vector atomics are not supported")
 	}
 	o := op{kind: kAtom, typ: t}
-	found := false
-	for _, w := range words {
-		code, ok := map[string]uint8{"add": atomAdd, "min": atomMin, "max": atomMax, "inc": atomInc, "dec": atomDec,
-			"cas": atomCas, "exch": atomExch, "and": atomAnd, "or": atomOr, "xor": atomXor}[w]
-		if ok {
-			o.sub, found = code, true
-		}
-	}
-	if !found {
+	code, ok := atomCode(fd.cur.Mods.Atom)
+	if !ok {
 		return op{}, errors.New("unknown atomic operation")
 	}
+	o.sub = code
 	switch t {
 	case ptx.U32, ptx.B32, ptx.U64, ptx.B64:
 	case ptx.S32, ptx.S64:
@@ -696,8 +693,8 @@ func (fd *fnDecoder) atom(in *ptx.Inst) (op, error) {
 		if o.sub != atomAdd {
 			return op{}, fmt.Errorf("atomic %s on .%s is not supported", in.Mods, t)
 		}
-		ar, err := arith.Decode(&ptx.Inst{Op: "add", Mods: []string{"rn", t.String()}, Args: []ptx.Operand{
-			{Kind: ptx.OpReg, Name: "d"}, {Kind: ptx.OpReg, Name: "a"}, {Kind: ptx.OpReg, Name: "b"}}})
+		ar, err := arith.DecodeParsed(&ptx.Inst{Op: "add", Mods: []string{"rn", t.String()}, Args: []ptx.Operand{
+			{Kind: ptx.OpReg, Name: "d"}, {Kind: ptx.OpReg, Name: "a"}, {Kind: ptx.OpReg, Name: "b"}}}, []ptx.Type{t}, []string{"rn"})
 		if err != nil {
 			return op{}, fmt.Errorf("half-precision atomic add: %w", err)
 		}
@@ -707,7 +704,7 @@ func (fd *fnDecoder) atom(in *ptx.Inst) (op, error) {
 	}
 	o.size, o.vec = uint8(t.Size()), 1
 	args := in.Args
-	if in.Op == "atom" {
+	if fd.cur.Op == isa.OpAtom {
 		if len(args) < 3 {
 			return op{}, errors.New("atom needs a destination, an address and an operand")
 		}
@@ -750,23 +747,10 @@ func (fd *fnDecoder) atom(in *ptx.Inst) (op, error) {
 // cvta lowers cvta and cvta.to.
 func (fd *fnDecoder) cvta(in *ptx.Inst) (op, error) {
 	o := op{kind: kCvta}
-	to := false
-	var sp space
-	for _, m := range in.Mods {
-		switch m {
-		case "to":
-			to = true
-		case "global":
-			sp = spGlobal
-		case "shared", "shared::cta", "shared::cluster":
-			sp = spShared
-		case "local":
-			sp = spLocal
-		case "const":
-			sp = spConst
-		case "param", "param::entry":
-			sp = spParamKernel
-		}
+	to := fd.cur.Mods.Has(isa.FlagTo)
+	sp, _, _, _, _ := fd.memMods()
+	if sp == spParamKernel && fd.cur.Mods.Has(isa.FlagParamFunc) {
+		sp = spGeneric // cvta takes .param and .param::entry only
 	}
 	if sp == spGeneric {
 		return op{}, errors.New("cvta needs a state space")
@@ -963,15 +947,8 @@ func (fd *fnDecoder) callArgs(ci *callInfo, args, rets []ptx.Operand, argSize, r
 // bar lowers bar/barrier sync, arrive and red.
 func (fd *fnDecoder) bar(in *ptx.Inst) (op, error) {
 	o := op{kind: kBar}
-	has := func(s string) bool {
-		for _, m := range in.Mods {
-			if m == s {
-				return true
-			}
-		}
-		return false
-	}
-	if has("warp") {
+	m := &fd.cur.Mods
+	if m.Has(isa.FlagWarp) {
 		o := op{kind: kWarpSync, src: [4]val{{reg: -1, imm: 0xffffffff}}}
 		if len(in.Args) == 1 {
 			v, err := fd.value(in.Args[0], ptx.B32)
@@ -982,18 +959,18 @@ func (fd *fnDecoder) bar(in *ptx.Inst) (op, error) {
 		}
 		return o, nil
 	}
-	if has("cluster") {
+	if m.Has(isa.FlagCluster) {
 		return fd.clusterBarOp(in)
 	}
 	args := in.Args
 	switch {
-	case has("red"):
+	case m.Has(isa.FlagRed):
 		switch {
-		case has("popc"):
+		case m.HasAtom(isa.AtomPopc):
 			o.sub = barRedPopc
-		case has("and"):
+		case m.HasAtom(isa.AtomAnd):
 			o.sub = barRedAnd
-		case has("or"):
+		case m.HasAtom(isa.AtomOr):
 			o.sub = barRedOr
 		default:
 			return op{}, errors.New("bar.red needs .popc, .and or .or")
@@ -1012,7 +989,7 @@ func (fd *fnDecoder) bar(in *ptx.Inst) (op, error) {
 		}
 		o.src[2] = c
 		args = args[1 : len(args)-1]
-	case has("arrive"):
+	case m.Has(isa.FlagArrive):
 		o.sub = barArrive
 	default:
 		o.sub = barSync
@@ -1045,18 +1022,18 @@ func (fd *fnDecoder) bar(in *ptx.Inst) (op, error) {
 // shfl lowers shfl.sync.mode.b32 d[|p], a, b, c, membermask (and the deprecated form without .sync).
 func (fd *fnDecoder) shfl(in *ptx.Inst) (op, error) {
 	o := op{kind: kShfl}
-	ok := false
-	for _, m := range in.Mods {
-		switch m {
-		case "up":
-			o.sub, ok = shflUp, true
-		case "down":
-			o.sub, ok = shflDown, true
-		case "bfly":
-			o.sub, ok = shflBfly, true
-		case "idx":
-			o.sub, ok = shflIdx, true
-		}
+	ok := true
+	switch fd.cur.Mods.Shfl {
+	case isa.ShflUp:
+		o.sub = shflUp
+	case isa.ShflDown:
+		o.sub = shflDown
+	case isa.ShflBfly:
+		o.sub = shflBfly
+	case isa.ShflIdx:
+		o.sub = shflIdx
+	default:
+		ok = false
 	}
 	if !ok {
 		return op{}, errors.New("shfl needs a mode")
@@ -1109,18 +1086,18 @@ func (fd *fnDecoder) dstPair(a ptx.Operand, o *op) error {
 // vote lowers vote{.sync}.mode.
 func (fd *fnDecoder) vote(in *ptx.Inst) (op, error) {
 	o := op{kind: kVote}
-	ok := false
-	for _, m := range in.Mods {
-		switch m {
-		case "all":
-			o.sub, ok = voteAll, true
-		case "any":
-			o.sub, ok = voteAny, true
-		case "uni":
-			o.sub, ok = voteUni, true
-		case "ballot":
-			o.sub, ok = voteBallot, true
-		}
+	ok := true
+	switch fd.cur.Mods.Vote {
+	case isa.VoteAll:
+		o.sub = voteAll
+	case isa.VoteAny:
+		o.sub = voteAny
+	case isa.VoteUni:
+		o.sub = voteUni
+	case isa.VoteBallot:
+		o.sub = voteBallot
+	default:
+		ok = false
 	}
 	if !ok {
 		return op{}, errors.New("vote needs a mode")
@@ -1151,14 +1128,18 @@ func (fd *fnDecoder) vote(in *ptx.Inst) (op, error) {
 // match lowers match.any/all.sync.b32/b64.
 func (fd *fnDecoder) match(in *ptx.Inst) (op, error) {
 	o := op{kind: kMatch, size: 4}
-	ok := false
-	for _, m := range in.Mods {
-		switch m {
-		case "any":
-			o.sub, ok = matchAny, true
-		case "all":
-			o.sub, ok = matchAll, true
-		case "b64":
+	m := &fd.cur.Mods
+	ok := true
+	switch {
+	case m.Vote == isa.VoteAny:
+		o.sub = matchAny
+	case m.Vote == isa.VoteAll:
+		o.sub = matchAll
+	default:
+		ok = false
+	}
+	for _, t := range m.Types {
+		if t == ptx.B64 {
 			o.size = 8
 		}
 	}
@@ -1182,26 +1163,34 @@ func (fd *fnDecoder) match(in *ptx.Inst) (op, error) {
 // redux lowers redux.sync.op.type d, a, membermask.
 func (fd *fnDecoder) redux(in *ptx.Inst) (op, error) {
 	o := op{kind: kRedux}
-	ok := false
-	for _, m := range in.Mods {
-		switch m {
-		case "add":
-			o.sub, ok = reduxAdd, true
-		case "min":
-			o.sub, ok = reduxMin, true
-		case "max":
-			o.sub, ok = reduxMax, true
-		case "and":
-			o.sub, ok = reduxAnd, true
-		case "or":
-			o.sub, ok = reduxOr, true
-		case "xor":
-			o.sub, ok = reduxXor, true
-		case "s32":
+	md := &fd.cur.Mods
+	for _, t := range md.Types {
+		switch t {
+		case ptx.S32:
 			o.signed = true
-		case "f32", "abs", "NaN":
+		case ptx.F32:
 			return op{}, errors.New("floating-point redux is not supported")
 		}
+	}
+	if md.Flags&(isa.FlagAbs|isa.FlagNaN) != 0 {
+		return op{}, errors.New("floating-point redux is not supported")
+	}
+	ok := true
+	switch md.Atom {
+	case isa.AtomAdd:
+		o.sub = reduxAdd
+	case isa.AtomMin:
+		o.sub = reduxMin
+	case isa.AtomMax:
+		o.sub = reduxMax
+	case isa.AtomAnd:
+		o.sub = reduxAnd
+	case isa.AtomOr:
+		o.sub = reduxOr
+	case isa.AtomXor:
+		o.sub = reduxXor
+	default:
+		ok = false
 	}
 	if !ok || len(in.Args) != 3 {
 		return op{}, errors.New("redux takes an operation, d, a and a member mask")
@@ -1242,21 +1231,20 @@ func (fd *fnDecoder) elect(in *ptx.Inst) (op, error) {
 // cpAsync lowers cp.async (copy, commit_group, wait_group, wait_all). The
 // copy is performed when issued, which the wait semantics allow.
 func (fd *fnDecoder) cpAsync(in *ptx.Inst) (op, error) {
-	if len(in.Mods) > 3 && in.Mods[0] == "reduce" && in.Mods[3] == "tensor" {
+	m := &fd.cur.Mods
+	switch {
+	case m.Has(isa.FlagReduce | isa.FlagTensor):
 		return fd.tensorCopy(in) // tma.go
-	}
-	if len(in.Mods) == 0 || in.Mods[0] != "async" {
+	case m.Has(isa.FlagReduce) || !m.Has(isa.FlagAsync):
 		return op{}, errors.New("only cp.async is supported")
-	}
-	for _, m := range in.Mods[1:] {
-		switch m {
-		case "commit_group", "wait_group", "wait_all":
-			return op{kind: kNop}, nil
-		case "bulk":
-			return fd.bulkCopy(in)
-		case "tensor", "mbarrier":
-			return op{}, fmt.Errorf("cp.async.%s is not supported", m)
-		}
+	case m.Has(isa.FlagBulk):
+		return fd.bulkCopy(in)
+	case m.Flags&(isa.FlagCommitGroup|isa.FlagWaitGroup|isa.FlagWaitAll) != 0:
+		return op{kind: kNop}, nil
+	case m.Has(isa.FlagTensor):
+		return op{}, errors.New("cp.async.tensor is not supported")
+	case m.Has(isa.FlagMbarrier):
+		return op{}, errors.New("cp.async.mbarrier is not supported")
 	}
 	if len(in.Args) < 3 {
 		return op{}, errors.New("cp.async needs a destination, a source and a size")
@@ -1282,10 +1270,8 @@ func (fd *fnDecoder) cpAsync(in *ptx.Inst) (op, error) {
 	}
 	o.src[1] = val{reg: -1, imm: sz.imm}
 	extra := in.Args[3:]
-	for _, m := range in.Mods {
-		if m == "L2::cache_hint" && len(extra) > 0 {
-			extra = extra[:len(extra)-1] // the cache policy
-		}
+	if m.Has(isa.FlagCacheHint) && len(extra) > 0 {
+		extra = extra[:len(extra)-1] // the cache policy
 	}
 	if len(extra) > 0 {
 		v, err := fd.value(extra[0], ptx.U32)
@@ -1355,4 +1341,31 @@ func (fd *fnDecoder) indirectCall(in *ptx.Inst, target *ptx.Operand, rets, args 
 		return op{}, err
 	}
 	return op{kind: kCall, call: ci}, nil
+}
+
+// atomCode is the simulator's code of an atom/red operation (isa.Mods.Atom).
+func atomCode(a isa.AtomOp) (uint8, bool) {
+	switch a {
+	case isa.AtomAdd:
+		return atomAdd, true
+	case isa.AtomMin:
+		return atomMin, true
+	case isa.AtomMax:
+		return atomMax, true
+	case isa.AtomInc:
+		return atomInc, true
+	case isa.AtomDec:
+		return atomDec, true
+	case isa.AtomCas:
+		return atomCas, true
+	case isa.AtomExch:
+		return atomExch, true
+	case isa.AtomAnd:
+		return atomAnd, true
+	case isa.AtomOr:
+		return atomOr, true
+	case isa.AtomXor:
+		return atomXor, true
+	}
+	return 0, false
 }
