@@ -36,7 +36,11 @@ type Mods struct {
 	Vote  VoteMode // vote/match mode: the last one
 	Sem   Sem      // memory-ordering semantics: the last one
 	Scope Scope    // scope (cta, cluster, gpu/gl, sys): the last one
+	Shape Shape    // matrix shape (mma.m16n8k16, wgmma.m64n128k16): the last one
 }
+
+// Shape is a matrix-instruction shape mMnNkK; zero when none is given.
+type Shape struct{ M, N, K uint16 }
 
 // Inst is one decoded instruction.
 type Inst struct {
@@ -88,6 +92,9 @@ func ParseMods(mods []string) Mods {
 		}
 		m.Words = append(m.Words, s)
 		m.word(s)
+		if sh, ok := parseShape(s); ok {
+			m.Shape = sh
+		}
 		switch s {
 		case "global":
 			m.Space = ptx.SpaceGlobal

@@ -243,3 +243,27 @@ func (m *Mods) word(s string) {
 		m.Scope = w.scope
 	}
 }
+
+// parseShape parses a shape word mMnNkK (m16n8k16).
+func parseShape(s string) (Shape, bool) {
+	var v [3]uint16
+	i := 0
+	for k, c := range []byte{'m', 'n', 'k'} {
+		if i >= len(s) || s[i] != c {
+			return Shape{}, false
+		}
+		i++
+		j := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' && i-j < 4 {
+			v[k] = v[k]*10 + uint16(s[i]-'0')
+			i++
+		}
+		if i == j {
+			return Shape{}, false
+		}
+	}
+	if i != len(s) {
+		return Shape{}, false
+	}
+	return Shape{M: v[0], N: v[1], K: v[2]}, true
+}

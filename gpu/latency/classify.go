@@ -153,6 +153,31 @@ func Classify(in *ptx.Inst) Class {
 	if in == nil {
 		return ClassOther
 	}
+	c, _ := classify(in)
+	return c
+}
+
+// Classifies reports whether Classify has a rule for the opcode op ("ld"):
+// false means every instruction of it gets ClassOther by default.
+func Classifies(op string) bool {
+	_, ok := classify(&ptx.Inst{Op: op})
+	return ok
+}
+
+// classify is Classify; ok is false when no rule names the opcode.
+func classify(in *ptx.Inst) (c Class, ok bool) {
+	c, ok = classifyOp(in), true
+	if c == classUnknown {
+		c, ok = ClassOther, false
+	}
+	return c, ok
+}
+
+// classUnknown is classifyOp's answer for an opcode it has no rule for.
+const classUnknown = NumClasses
+
+// classifyOp is the rules, by opcode.
+func classifyOp(in *ptx.Inst) Class {
 	t := lastType(in)
 	switch in.Op {
 	case "mov":
@@ -323,8 +348,13 @@ func Classify(in *ptx.Inst) Class {
 		return ClassShfl // MOVM moves elements between lanes like a shuffle (modelled)
 	case "mbarrier":
 		return ClassAtomShared // SYNCS on the mbarrier word in shared memory (modelled)
+	case "cp", "mapa", "getctarank", "setmaxnreg",
+		"vabsdiff", "vabsdiff2", "vabsdiff4", "vadd", "vadd2", "vadd4", "vavrg2", "vavrg4", "vmad",
+		"vmax", "vmax2", "vmax4", "vmin", "vmin2", "vmin4", "vset", "vset2", "vset4", "vshl", "vshr",
+		"vsub", "vsub2", "vsub4":
+		return ClassOther // integer-ALU timing (cp.async and the bulk copies: the copy is timed by its accesses)
 	}
-	return ClassOther
+	return classUnknown
 }
 
 // tensorMem classifies ldmatrix, stmatrix and wmma.load/store by direction and space

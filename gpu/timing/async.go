@@ -5,11 +5,8 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strings"
 
-	"github.com/kernelscope/kernelscope/gpu/latency"
 	"github.com/kernelscope/kernelscope/gpu/mem"
-	"github.com/kernelscope/kernelscope/gpu/ptx"
 )
 
 // Asynchronous copies and mbarrier waits in the replay (docs/tensor-cores.md, "Timing of
@@ -92,19 +89,7 @@ func (a *asyncModel) init(p *Program, sms int) {
 	a.pc = make([]uint8, len(p.Insts))
 	a.bar = make([]int64, len(p.Insts))
 	for i := range p.Insts {
-		t := p.Insts[i].Text
-		if strings.HasPrefix(t, "barrier.cluster.wait") {
-			a.bar[i] = clusterBarRelease
-		}
-		switch {
-		case strings.HasPrefix(t, "cp.async.bulk.wait_group"):
-			a.pc[i] = apWaitGroup
-			if strings.Contains(t, ".read") {
-				a.pc[i] = apWaitRead
-			}
-		case strings.HasPrefix(t, "mbarrier."), strings.HasPrefix(t, "cp.async.bulk"), strings.HasPrefix(t, "cp.reduce.async.bulk"):
-			a.pc[i] = apAsync
-		}
+		a.pc[i], a.bar[i] = p.Insts[i].async, p.Insts[i].barRelease // program.go, decodedInst
 	}
 	a.tmaFree = make([]int64, 2*sms)
 }
@@ -322,26 +307,6 @@ const (
 	// shared::cluster addresses are given the same latency (modelled).
 	dsmemLatency = 196
 )
-
-// clusterArrive reports barrier.cluster.arrive: it counts an arrival and does not wait
-// (the wait is barrier.cluster.wait's).
-func clusterArrive(in *ptx.Inst) bool {
-	return in != nil && in.Op == "barrier" && len(in.Mods) > 1 && in.Mods[0] == "cluster" && in.Mods[1] == "arrive"
-}
-
-// clusterTiming gives loads and atomics on shared::cluster addresses the latency of
-// distributed shared memory.
-func clusterTiming(t latency.Timing, in *ptx.Inst) latency.Timing {
-	if in == nil || in.Op != "ld" && in.Op != "atom" && in.Op != "red" {
-		return t
-	}
-	for _, m := range in.Mods {
-		if m == "shared::cluster" {
-			t.Latency = max(t.Latency, dsmemLatency)
-		}
-	}
-	return t
-}
 
 // barExtra is the release latency a barrier at pc adds to a block barrier's.
 func (a *asyncModel) barExtra(pc int32) int64 {

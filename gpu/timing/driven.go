@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"math"
-	"strings"
 
 	"github.com/kernelscope/kernelscope/gpu/latency"
 	"github.com/kernelscope/kernelscope/gpu/mem"
@@ -244,32 +243,6 @@ func (m *Model) checkStuck(next int64) {
 			return
 		}
 	}
-}
-
-// atomicClass is the atomic units' class of an instruction's text
-// ("atom.global.cas.b32": AtomicCAS; a float add: AtomicF32; else AtomicInt).
-func atomicClass(text string) mem.AtomicOp {
-	if !strings.HasPrefix(text, "atom") && !strings.HasPrefix(text, "red") {
-		return mem.AtomicInt
-	}
-	switch {
-	case strings.Contains(text, ".cas"):
-		return mem.AtomicCAS
-	case strings.Contains(text, ".add") && (strings.Contains(text, ".f32") || strings.Contains(text, ".f64") || strings.Contains(text, ".f16") || strings.Contains(text, ".bf16")):
-		return mem.AtomicF32
-	}
-	return mem.AtomicInt
-}
-
-// aggregatable reports an integer atomic or reduction add, which ptxas turns
-// into one request per warp (a warp-level sum, then one ATOMG or RED) when
-// the address is uniform (testdata/measured/contention/sass.txt, c_add;
-// testdata/measured/caches/micro_sass.txt, v_counter).
-func aggregatable(text string) bool {
-	if !strings.HasPrefix(text, "atom.") && !strings.HasPrefix(text, "red.") {
-		return false
-	}
-	return strings.Contains(text, ".add.") && (strings.Contains(text, ".u32") || strings.Contains(text, ".s32") || strings.Contains(text, ".u64"))
 }
 
 // uniformAddr reports whether every active lane of a accesses one address

@@ -290,8 +290,8 @@ func New(prog *Program, cfg Config) (*Model, error) {
 	m.atomOp = make([]mem.AtomicOp, len(prog.Insts))
 	m.atomAg = make([]bool, len(prog.Insts))
 	for pc := range prog.Insts {
-		m.atomOp[pc] = atomicClass(prog.Insts[pc].Text)
-		m.atomAg[pc] = aggregatable(prog.Insts[pc].Text)
+		m.atomOp[pc] = prog.Insts[pc].Atomic
+		m.atomAg[pc] = prog.Insts[pc].AggregatedAdd
 	}
 	m.res.SMs, m.res.BlocksPerSM = cfg.NumSMs, cfg.BlocksPerSM
 	return m, nil

@@ -42,6 +42,7 @@ import (
 
 	"github.com/kernelscope/kernelscope/gpu/isa"
 	"github.com/kernelscope/kernelscope/gpu/latency"
+	"github.com/kernelscope/kernelscope/gpu/mem"
 	"github.com/kernelscope/kernelscope/gpu/ptx"
 )
 
@@ -67,6 +68,17 @@ type Inst struct {
 	// instead of Issues intervals of Timing.Pipe, whose IssueCycles already time the whole
 	// PTX-level expansion. The dependent latency stays Timing.Latency.
 	SASSPipes [latency.NumPipes]uint8
+
+	// Atomic is, for atom/red, the class the atomic units time it as (CAS,
+	// float add, other integer); AggregatedAdd marks an integer atom/red.add,
+	// which ptxas turns into one request per warp when the address is uniform
+	// (testdata/measured/contention/sass.txt, c_add; testdata/measured/caches/
+	// micro_sass.txt, v_counter). From the decoded modifiers (decodedInst).
+	Atomic        mem.AtomicOp
+	AggregatedAdd bool
+
+	async      uint8 // apNone...: mbarrier, bulk copy or bulk wait (async.go)
+	barRelease int64 // a barrier's release latency beyond a block barrier's (barrier.cluster.wait)
 }
 
 // Program is the static side of a replay: one Inst per PC. PCs are indices
@@ -167,10 +179,88 @@ func fromDecoded(tab *latency.Table, dp *isa.Program, implicit bool) *Program {
 		if di.Implicit && !implicit {
 			continue
 		}
-		p.Insts = append(p.Insts, Inst{Timing: wgmmaTiming(tab.ClassTiming(di.Class), di.PTX), Dst: di.Dst, Src: di.Src, NoWait: di.NoWait || clusterArrive(di.PTX), Issues: 1,
-			Line: di.Line, Loc: di.Loc, Text: di.Text})
+		p.Insts = append(p.Insts, decodedInst(tab, di))
 	}
 	return p
+}
+
+// decodedInst is the static timing of one decoded instruction: its class's
+// timing adjusted by opcode and modifiers (decodedTiming), its registers, and
+// what the atomic units and the asynchronous-copy model need to know of it.
+// Every test of an opcode or modifier the timing model makes is here.
+func decodedInst(tab *latency.Table, di *isa.Inst) Inst {
+	m := &di.Mods
+	in := Inst{Timing: decodedTiming(tab.ClassTiming(di.Class), di.Op, m), Dst: di.Dst, Src: di.Src, Issues: 1,
+		Line: di.Line, Loc: di.Loc, Text: di.Text}
+	// barrier.cluster.arrive counts an arrival and does not wait (the wait is barrier.cluster.wait's).
+	in.NoWait = di.NoWait || di.Op == isa.OpBarrier && m.Has(isa.FlagCluster|isa.FlagArrive)
+	switch di.Op {
+	case isa.OpAtom, isa.OpRed:
+		float := false
+		for _, t := range m.Types {
+			switch t {
+			case ptx.F32, ptx.F64, ptx.F16, ptx.F16x2, ptx.BF16, ptx.BF16x2:
+				float = true
+			}
+		}
+		switch {
+		case m.HasAtom(isa.AtomCas):
+			in.Atomic = mem.AtomicCAS
+		case m.HasAtom(isa.AtomAdd) && float:
+			in.Atomic = mem.AtomicF32
+		}
+		if m.HasAtom(isa.AtomAdd) {
+			for _, t := range m.Types {
+				if t == ptx.U32 || t == ptx.S32 || t == ptx.U64 {
+					in.AggregatedAdd = true
+				}
+			}
+		}
+	case isa.OpBarrier:
+		if m.Has(isa.FlagCluster | isa.FlagWait) {
+			in.barRelease = clusterBarRelease
+		}
+	case isa.OpMbarrier:
+		if len(m.Words)+len(m.Types) > 0 {
+			in.async = apAsync
+		}
+	case isa.OpCp:
+		switch {
+		case m.Has(isa.FlagAsync|isa.FlagBulk|isa.FlagWaitGroup) && !m.Has(isa.FlagReduce):
+			in.async = apWaitGroup
+			if m.Has(isa.FlagRead) {
+				in.async = apWaitRead
+			}
+		case m.Has(isa.FlagAsync | isa.FlagBulk):
+			in.async = apAsync
+		}
+	}
+	return in
+}
+
+// decodedTiming is t adjusted for the instructions whose timing is not their
+// class's: loads and atomics on shared::cluster addresses take distributed
+// shared memory's latency (async.go, dsmemLatency); a wmma.mma m16n16k16 is
+// two HMMA.16816 and a wgmma.mma_async takes the pipe time and latency of a
+// warpgroup MMA of its N (wgmma.go).
+func decodedTiming(t latency.Timing, op isa.Opcode, m *isa.Mods) latency.Timing {
+	switch op {
+	case isa.OpLd, isa.OpAtom, isa.OpRed:
+		if m.Space == ptx.SpaceSharedCluster {
+			t.Latency = max(t.Latency, dsmemLatency)
+		}
+	case isa.OpWmma:
+		if m.Has(isa.FlagMMA) && t.Pipe == latency.PipeTensor && m.Shape == (isa.Shape{M: 16, N: 16, K: 16}) {
+			t.Latency += t.IssueCycles
+			t.IssueCycles *= 2
+		}
+	case isa.OpWgmma:
+		if m.Has(isa.FlagMMAAsync) && m.Shape.M == 64 && m.Shape.N >= 8 {
+			t.IssueCycles = int(m.Shape.N) / 2
+			t.Latency = wgmmaLatency
+		}
+	}
+	return t
 }
 
 // MemClass is where a memory instruction's request was served.

@@ -1,9 +1,7 @@
 package timing
 
 import (
-	"fmt"
-	"strings"
-
+	"github.com/kernelscope/kernelscope/gpu/isa"
 	"github.com/kernelscope/kernelscope/gpu/latency"
 	"github.com/kernelscope/kernelscope/gpu/ptx"
 )
@@ -25,27 +23,8 @@ const (
 // tensor-pipe cycles per wmma.mma, testdata/measured/tensor4: twice the pipe time, the
 // second HMMA's result one pipe interval later, modelled), or t unchanged for others.
 func wgmmaTiming(t latency.Timing, in *ptx.Inst) latency.Timing {
-	t = clusterTiming(t, in)
-	if in != nil && in.Op == "wmma" && len(in.Mods) > 0 && in.Mods[0] == "mma" && t.Pipe == latency.PipeTensor {
-		for _, m := range in.Mods {
-			if m == "m16n16k16" {
-				t.Latency += t.IssueCycles
-				t.IssueCycles *= 2
-			}
-		}
+	if in == nil {
 		return t
 	}
-	if in == nil || in.Op != "wgmma" || len(in.Mods) == 0 || in.Mods[0] != "mma_async" {
-		return t
-	}
-	for _, m := range in.Mods {
-		var n, k int
-		if strings.HasPrefix(m, "m64n") {
-			if _, err := fmt.Sscanf(m, "m64n%dk%d", &n, &k); err == nil && n >= 8 {
-				t.IssueCycles = n / 2
-				t.Latency = wgmmaLatency
-			}
-		}
-	}
-	return t
+	return decodedTiming(t, isa.Lookup(in.Op), new(isa.ParseMods(in.Mods))) // program.go
 }
