@@ -46,7 +46,7 @@ type Shape struct{ M, N, K uint16 }
 type Inst struct {
 	Op       Opcode        // base opcode; OpInvalid for the implicit end-of-body return
 	Mods     Mods          // parsed modifiers
-	Class    latency.Class // timing class (latency.Classify)
+	Class    latency.Class // timing class (latency.ClassOf of the parsed modifiers)
 	Dst      []int32       // register ids written
 	Src      []int32       // register ids read (guard predicate included)
 	Guard    int32         // guard predicate register id, -1 when unguarded
@@ -197,7 +197,7 @@ func Decode(funcs ...*ptx.Func) (*Program, error) {
 			pi.PTX = in
 			pi.Op = Lookup(in.Op)
 			pi.Mods = ParseMods(in.Mods)
-			pi.Class = latency.Classify(in)
+			pi.Class = classOf(in, &pi.Mods)
 			pi.Line = int(in.Pos.Line)
 			pi.Loc = in.Loc
 			pi.Text = Text(in)
@@ -238,4 +238,22 @@ func Text(in *ptx.Inst) string {
 		s += "." + m
 	}
 	return s
+}
+
+// classOf is an instruction's timing class, from its parsed modifiers
+// (latency.ClassOf's rules; the space of an instruction that names two is
+// the last here, the first in latency.FormOf: no class depends on it then).
+func classOf(in *ptx.Inst, m *Mods) latency.Class {
+	f := latency.Form{Op: in.Op, Type: m.Type, Types: m.Types, Space: m.Space,
+		Approx: m.Has(FlagApprox), Ftz: m.Has(FlagFtz), Full: m.Has(FlagFull), Warp: m.Has(FlagWarp), CTA: m.Has(FlagCTA)}
+	if f.Space == ptx.SpaceSharedCluster {
+		f.Space = ptx.SpaceShared
+	}
+	if len(in.Mods) > 0 {
+		f.First = in.Mods[0]
+	}
+	if in.Op == "mov" && len(in.Args) >= 2 && in.Args[1].Kind == ptx.OpSpecial {
+		f.SReg = in.Args[1].Name
+	}
+	return latency.ClassOf(&f)
 }

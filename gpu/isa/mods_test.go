@@ -1,8 +1,14 @@
 package isa
 
 import (
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/kernelscope/kernelscope/gpu/latency"
+	"github.com/kernelscope/kernelscope/gpu/ptx"
 )
 
 // TestParseModsTyped checks the typed fields on real modifier lists: the
@@ -68,4 +74,65 @@ func TestWordsTableDistinct(t *testing.T) {
 	if len(seen) != numFlags {
 		t.Errorf("%d flag words for %d flags", len(seen), numFlags)
 	}
+}
+
+// TestClassMatchesClassify: on every instruction of every PTX file in the
+// repository, the class Decode computes from the parsed modifiers equals
+// latency.Classify's from the text.
+func TestClassMatchesClassify(t *testing.T) {
+	var files []string
+	err := filepath.WalkDir("../..", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "build" || d.Name() == ".git" || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".ptx") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 300 {
+		t.Fatalf("found only %d PTX files", len(files))
+	}
+	n := 0
+	classes := map[latency.Class]bool{}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := ptx.Parse(f, src)
+		if err != nil {
+			continue
+		}
+		for _, fn := range m.Funcs {
+			if len(fn.Insts) == 0 {
+				continue
+			}
+			p, err := Decode(fn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range p.Insts {
+				in := &p.Insts[i]
+				if in.PTX == nil {
+					continue
+				}
+				n++
+				classes[in.Class] = true
+				if want := latency.Classify(in.PTX); in.Class != want {
+					t.Errorf("%s line %d %s: class %s, latency.Classify %s", f, in.Line, in.Text, in.Class, want)
+				}
+			}
+		}
+	}
+	if len(classes) < int(latency.NumClasses)/2 {
+		t.Errorf("the corpus has only %d classes", len(classes))
+	}
+	t.Logf("%d instructions, %d classes", n, len(classes))
 }

@@ -81,35 +81,69 @@ func (c Class) String() string {
 	return fmt.Sprintf("Class(%d)", c)
 }
 
-// hasMod reports whether m is among the modifiers.
-func hasMod(in *ptx.Inst, m string) bool {
-	for _, x := range in.Mods {
-		if x == m {
-			return true
-		}
-	}
-	return false
+// Form is what an instruction's class depends on, decoded: gpu/isa fills it
+// from the modifiers it parsed once (isa.Decode), FormOf from a ptx.Inst.
+type Form struct {
+	Op    string     // base opcode ("ld")
+	First string     // the first modifier ("mma" of wmma.mma.sync...), "" when none
+	Type  ptx.Type   // the last type modifier, TypeNone when none
+	Types []ptx.Type // every type modifier, in source order
+	Space ptx.Space  // the state space named (shared::cta, shared::cluster: SpaceShared; param::*: SpaceParam); SpaceNone: generic
+	// Approx, Ftz, Full, Warp and CTA say whether .approx, .ftz, .full, .warp, .cta are among the modifiers.
+	Approx, Ftz, Full, Warp, CTA bool
+	SReg                         string // mov from a special register: its name ("%clock64"); "" otherwise
 }
 
-// lastType returns the last modifier that is a PTX type, TypeNone if none.
-func lastType(in *ptx.Inst) ptx.Type {
-	for i := len(in.Mods) - 1; i >= 0; i-- {
-		if t, ok := ptx.TypeByName(in.Mods[i]); ok {
-			return t
-		}
+// FormOf decodes an instruction's Form from its opcode, modifiers and (for
+// mov) source operand; the space is the first one named.
+func FormOf(in *ptx.Inst) Form {
+	f := Form{Op: in.Op}
+	if len(in.Mods) > 0 {
+		f.First = in.Mods[0]
 	}
-	return ptx.TypeNone
-}
-
-// types returns the PTX type modifiers in order.
-func types(in *ptx.Inst) []ptx.Type {
-	var ts []ptx.Type
 	for _, m := range in.Mods {
 		if t, ok := ptx.TypeByName(m); ok {
-			ts = append(ts, t)
+			f.Type = t
+			f.Types = append(f.Types, t)
+			continue
+		}
+		switch {
+		case m == "approx":
+			f.Approx = true
+		case m == "ftz":
+			f.Ftz = true
+		case m == "full":
+			f.Full = true
+		case m == "warp":
+			f.Warp = true
+		case m == "cta":
+			f.CTA = true
+		}
+		if f.Space == ptx.SpaceNone {
+			f.Space = spaceWord(m)
 		}
 	}
-	return ts
+	if in.Op == "mov" && len(in.Args) >= 2 && in.Args[1].Kind == ptx.OpSpecial {
+		f.SReg = in.Args[1].Name
+	}
+	return f
+}
+
+// spaceWord is the state space a modifier names, SpaceNone if none.
+func spaceWord(m string) ptx.Space {
+	switch {
+	case m == "global":
+		return ptx.SpaceGlobal
+	case m == "local":
+		return ptx.SpaceLocal
+	case m == "shared" || strings.HasPrefix(m, "shared::"):
+		return ptx.SpaceShared
+	case m == "param" || strings.HasPrefix(m, "param::"):
+		return ptx.SpaceParam
+	case m == "const":
+		return ptx.SpaceConst
+	}
+	return ptx.SpaceNone
 }
 
 func isFloat(t ptx.Type) bool {
@@ -128,61 +162,40 @@ func isHalf(t ptx.Type) bool {
 	return false
 }
 
-// space returns the state space named in the modifiers (SpaceNone = generic).
-func space(in *ptx.Inst) ptx.Space {
-	for _, m := range in.Mods {
-		switch {
-		case m == "global":
-			return ptx.SpaceGlobal
-		case m == "local":
-			return ptx.SpaceLocal
-		case m == "shared" || strings.HasPrefix(m, "shared::"):
-			return ptx.SpaceShared
-		case m == "param" || strings.HasPrefix(m, "param::"):
-			return ptx.SpaceParam
-		case m == "const":
-			return ptx.SpaceConst
-		}
-	}
-	return ptx.SpaceNone
-}
-
 // Classify decodes the class of a PTX instruction from its opcode and
 // modifiers (and, for mov, its source operand). It never panics.
 func Classify(in *ptx.Inst) Class {
 	if in == nil {
 		return ClassOther
 	}
-	c, _ := classify(in)
-	return c
+	f := FormOf(in)
+	return ClassOf(&f)
 }
 
-// Classifies reports whether Classify has a rule for the opcode op ("ld"):
-// false means every instruction of it gets ClassOther by default.
-func Classifies(op string) bool {
-	_, ok := classify(&ptx.Inst{Op: op})
-	return ok
-}
-
-// classify is Classify; ok is false when no rule names the opcode.
-func classify(in *ptx.Inst) (c Class, ok bool) {
-	c, ok = classifyOp(in), true
-	if c == classUnknown {
-		c, ok = ClassOther, false
+// ClassOf is the class of a decoded instruction (Classify's rules).
+func ClassOf(f *Form) Class {
+	if c := classifyForm(f); c != classUnknown {
+		return c
 	}
-	return c, ok
+	return ClassOther
 }
 
-// classUnknown is classifyOp's answer for an opcode it has no rule for.
+// Classifies reports whether the rules name the opcode op ("ld"): false
+// means every instruction of it gets ClassOther by default.
+func Classifies(op string) bool {
+	return classifyForm(&Form{Op: op}) != classUnknown
+}
+
+// classUnknown is classifyForm's answer for an opcode it has no rule for.
 const classUnknown = NumClasses
 
-// classifyOp is the rules, by opcode.
-func classifyOp(in *ptx.Inst) Class {
-	t := lastType(in)
+// classifyForm is the rules, by opcode.
+func classifyForm(in *Form) Class {
+	t := in.Type
 	switch in.Op {
 	case "mov":
-		if len(in.Args) >= 2 && in.Args[1].Kind == ptx.OpSpecial {
-			switch in.Args[1].Name {
+		if in.SReg != "" {
+			switch in.SReg {
 			case "%clock", "%clock64", "%globaltimer", "%globaltimer_lo", "%globaltimer_hi":
 				return ClassClock
 			}
@@ -234,7 +247,7 @@ func classifyOp(in *ptx.Inst) Class {
 		case t == ptx.F64:
 			return ClassDivRN64
 		case isFloat(t):
-			if hasMod(in, "full") || hasMod(in, "approx") {
+			if in.Full || in.Approx {
 				return ClassDivFull
 			}
 			return ClassDivRN
@@ -244,15 +257,15 @@ func classifyOp(in *ptx.Inst) Class {
 		return ClassIDiv
 	case "rcp", "sqrt", "rsqrt", "lg2":
 		if t == ptx.F64 {
-			if in.Op == "rsqrt" || hasMod(in, "approx") {
+			if in.Op == "rsqrt" || in.Approx {
 				return ClassMufu // rcp.approx.ftz.f64, rsqrt.approx.f64: MUFU.RCP64H / RSQ64H
 			}
 			return ClassDivRN64
 		}
-		if !hasMod(in, "approx") {
+		if !in.Approx {
 			return ClassSqrtRN
 		}
-		if hasMod(in, "ftz") {
+		if in.Ftz {
 			return ClassMufu
 		}
 		if in.Op == "rcp" {
@@ -275,7 +288,7 @@ func classifyOp(in *ptx.Inst) Class {
 	case "selp", "slct", "copysign":
 		return ClassSelp
 	case "cvt", "cvt.pack":
-		ts := types(in)
+		ts := in.Types
 		if len(ts) >= 2 {
 			d, s := ts[0], ts[len(ts)-1]
 			if (isFloat(d) && !isHalf(d)) || (isFloat(s) && !isHalf(s)) {
@@ -287,7 +300,7 @@ func classifyOp(in *ptx.Inst) Class {
 		}
 		return ClassCvtInt
 	case "ld", "ldu":
-		switch space(in) {
+		switch in.Space {
 		case ptx.SpaceParam, ptx.SpaceConst:
 			return ClassLdParam
 		case ptx.SpaceShared:
@@ -298,7 +311,7 @@ func classifyOp(in *ptx.Inst) Class {
 		}
 		return ClassLdGlobal
 	case "st":
-		switch space(in) {
+		switch in.Space {
 		case ptx.SpaceShared:
 			return ClassStShared
 		case ptx.SpaceParam:
@@ -306,7 +319,7 @@ func classifyOp(in *ptx.Inst) Class {
 		}
 		return ClassStGlobal
 	case "atom", "red":
-		if space(in) == ptx.SpaceShared {
+		if in.Space == ptx.SpaceShared {
 			return ClassAtomShared
 		}
 		return ClassAtomGlobal
@@ -323,22 +336,22 @@ func classifyOp(in *ptx.Inst) Class {
 	case "exit", "trap", "brkpt":
 		return ClassExit
 	case "bar", "barrier":
-		if hasMod(in, "warp") {
+		if in.Warp {
 			return ClassNop // bar.warp.sync: a warp-level convergence point
 		}
 		return ClassBar
 	case "membar", "fence":
-		if hasMod(in, "cta") {
+		if in.CTA {
 			return ClassMembarCTA
 		}
 		return ClassMembarGL
 	case "prefetch", "prefetchu", "nanosleep", "pmevent", "griddepcontrol", "createpolicy", "discard", "applypriority":
 		return ClassNop
 	case "mma", "wmma", "wgmma":
-		if in.Op == "wmma" && len(in.Mods) > 0 && in.Mods[0] != "mma" { // wmma.load / wmma.store
+		if in.Op == "wmma" && in.First != "" && in.First != "mma" { // wmma.load / wmma.store
 			return tensorMem(in)
 		}
-		if in.Op == "wgmma" && len(in.Mods) > 0 && in.Mods[0] != "mma_async" {
+		if in.Op == "wgmma" && in.First != "" && in.First != "mma_async" {
 			return ClassNop // wgmma.fence / commit_group / wait_group: the simulator completes a wgmma when issued (modelled)
 		}
 		return ClassTensor
@@ -359,9 +372,9 @@ func classifyOp(in *ptx.Inst) Class {
 
 // tensorMem classifies ldmatrix, stmatrix and wmma.load/store by direction and space
 // (LDSM/STSM are shared-memory instructions; a generic wmma address counts as global).
-func tensorMem(in *ptx.Inst) Class {
-	st := in.Op == "stmatrix" || len(in.Mods) > 0 && in.Mods[0] == "store"
-	shared := in.Op != "wmma" || space(in) == ptx.SpaceShared
+func tensorMem(in *Form) Class {
+	st := in.Op == "stmatrix" || in.First == "store"
+	shared := in.Op != "wmma" || in.Space == ptx.SpaceShared
 	switch {
 	case st && shared:
 		return ClassStShared
