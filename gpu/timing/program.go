@@ -77,6 +77,11 @@ type Inst struct {
 	Atomic        mem.AtomicOp
 	AggregatedAdd bool
 
+	// Dec is the decoded instruction the Inst was built from (its opcode and
+	// typed modifiers, for rules that need more than the fields above); nil in
+	// programs built by hand.
+	Dec *isa.Inst
+
 	async      uint8 // apNone...: mbarrier, bulk copy or bulk wait (async.go)
 	barRelease int64 // a barrier's release latency beyond a block barrier's (barrier.cluster.wait)
 }
@@ -191,7 +196,7 @@ func fromDecoded(tab *latency.Table, dp *isa.Program, implicit bool) *Program {
 func decodedInst(tab *latency.Table, di *isa.Inst) Inst {
 	m := &di.Mods
 	in := Inst{Timing: decodedTiming(tab.ClassTiming(di.Class), di.Op, m), Dst: di.Dst, Src: di.Src, Issues: 1,
-		Line: di.Line, Loc: di.Loc, Text: di.Text}
+		Line: di.Line, Loc: di.Loc, Text: di.Text, Dec: di}
 	// barrier.cluster.arrive counts an arrival and does not wait (the wait is barrier.cluster.wait's).
 	in.NoWait = di.NoWait || di.Op == isa.OpBarrier && m.Has(isa.FlagCluster|isa.FlagArrive)
 	switch di.Op {
