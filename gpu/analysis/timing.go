@@ -47,6 +47,8 @@ type timingRun struct {
 	pool        []timing.WarpStream // streams of retired blocks, for reuse (timing.Config.Release)
 
 	async [][]sim.AsyncRec // the running block's mbarrier and bulk-copy records (async.go)
+
+	issueStream, streamSource string // report.Timing.Stream and StreamSource
 }
 
 // newTimingRun decodes the kernel once (the simulator reuses the decoded
@@ -72,7 +74,10 @@ func newTimingRun(ctx context.Context, archName string, mod *ptx.Module, k *ptx.
 		in.Issues = issues[pc].Slots
 		in.SASSPipes = sassPipes(issues[pc], in.Timing.Pipe)
 	}
-	t := &timingRun{ctx: ctx, decoded: dec, prog: prog, queues: make([][]timing.Event, warpsPerBlock)}
+	t := &timingRun{ctx: ctx, decoded: dec, prog: prog, queues: make([][]timing.Event, warpsPerBlock), issueStream: StreamPTX}
+	if issues != nil {
+		t.issueStream = StreamSASS
+	}
 	m, err := timing.New(prog, timing.Config{BlocksPerSM: max(blocksPerSM, 1), TimelineWarps: timelineWarps,
 		Release: func(s timing.WarpStream) { t.pool = append(t.pool, s[:0]) }})
 	if err != nil {
@@ -224,6 +229,12 @@ func (t *timingRun) finish(rep *report.Report) error {
 		Modelled: fmt.Sprintf("cycle-level model of %d SMs, %d resident blocks per SM, %.2f waves; sm_90 latencies calibrated on the H200, other architectures modelled", res.SMs, res.BlocksPerSM, res.Waves),
 		Issued:   res.Issued, Pipes: map[string]int64{}, PipeColors: map[string]string{}}
 	tm.Path, tm.PathReason = TimingReplay, t.pathWhy
+	tm.Stream, tm.StreamSource = t.issueStream, t.streamSource
+	if t.issueStream == StreamSASS {
+		tm.Modelled += "; issue stream: SASS (" + t.streamSource + ")"
+	} else {
+		tm.Modelled += "; issue stream: PTX (one issue per PTX instruction)"
+	}
 	if t.interleaved {
 		tm.Path = TimingInterleaved
 		tm.Modelled += "; execution-driven: the simulator executed each instruction when the model issued it"
