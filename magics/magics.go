@@ -161,7 +161,7 @@ type defaults struct {
 	timingAll bool
 	// timingCaches, timingPTX: %timing ... caches / ptx
 	timingCaches, timingPTX bool
-	timingPath               string // %timing ... interleaved / replay
+	timingPath              string // %timing ... interleaved / replay
 
 	shared    int // %shared / <<<g, b, N>>>: dynamic shared memory, when sharedSet
 	sharedSet bool
