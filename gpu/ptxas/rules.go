@@ -518,6 +518,9 @@ func (lw *lowerer) unrollCounted() {
 		if !ok || t > j {
 			continue
 		}
+		if nounroll(fn, t, j) {
+			continue // #pragma unroll 1: ptxas keeps the loop rolled (iso4_uniform_loop)
+		}
 		body := fn.Insts[t:j]
 		ok = true
 		for k, b := range body {
@@ -593,6 +596,17 @@ func (lw *lowerer) unrollCounted() {
 			}
 		}
 	}
+}
+
+// nounroll reports whether the loop of instructions [head, back] carries nvcc's
+// `.pragma "nounroll";` (CUDA's #pragma unroll 1), which ptxas honours.
+func nounroll(fn *ptx.Func, head, back int) bool {
+	for k, pr := range fn.Pragmas {
+		if pr == "nounroll" && k < len(fn.PragmaIndex) && fn.PragmaIndex[k] >= head && fn.PragmaIndex[k] <= back {
+			return true
+		}
+	}
+	return false
 }
 
 // maxPredicated is the largest region (SASS instructions) ptxas was seen to predicate
