@@ -73,6 +73,9 @@ func newTimingRun(ctx context.Context, archName string, mod *ptx.Module, k *ptx.
 		in := &prog.Insts[pc]
 		in.Issues = issues[pc].Slots
 		in.SASSPipes = sassPipes(issues[pc], in.Timing.Pipe)
+		if in.Issues > 0 {
+			in.Timing.Latency = max(in.Timing.Latency, sassLatencyFloor(tab, in.Timing))
+		}
 	}
 	t := &timingRun{ctx: ctx, decoded: dec, prog: prog, queues: make([][]timing.Event, warpsPerBlock), issueStream: StreamPTX}
 	if issues != nil {
@@ -325,4 +328,22 @@ func sassPipes(ti ptxas.TimingIssue, own latency.Pipe) [latency.NumPipes]uint8 {
 		}
 	}
 	return out
+}
+
+// sassLatencyFloor is the least dependent latency of a PTX instruction that issues as SASS
+// in the SASS stream. The table's integer adds, moves and min/max were measured on PTX
+// chains that ptxas fused two to a SASS instruction (b_add_s32 2.99 cycles a PTX add, one
+// IMAD/LEA per pair): their half latency stands for the fusion. In the SASS stream the
+// fused partner issues no slot and passes its sources on, so the instruction that does
+// issue is one whole fixed-latency ALU instruction: the table's SHF/IMAD latency
+// (b_shl_b32 4.50, b_mul_lo_s32 4.52).
+func sassLatencyFloor(tab *latency.Table, t latency.Timing) int {
+	if t.Dep != latency.DepFixed || t.Pipe != latency.PipeINT {
+		return 0
+	}
+	switch t.Class {
+	case latency.ClassIAdd, latency.ClassMov, latency.ClassIMinMax:
+		return tab.ClassTiming(latency.ClassShift).Latency
+	}
+	return 0
 }
