@@ -164,7 +164,10 @@ func Lower(mod *ptx.Module, fn *ptx.Func, arch string) (*Lowering, error) {
 		return nil, err
 	}
 	l := &Lowering{Func: fn.Name, Arch: arch, Source: Modelled, Insts: make([]Inst, len(fn.Insts))}
-	df := newDataflow(mod, fn)
+	df, err := newDataflow(mod, fn)
+	if err != nil {
+		return nil, err
+	}
 	rules := &lowerer{fn: fn, df: df, gen: gen, l: l, seen: map[string]bool{}, inOpen: make([]bool, len(fn.Insts)), flex: make([][2]float64, len(fn.Insts)), predBy: make([]int, len(fn.Insts)), paramAt: map[int]int{}, divergent: df.divergentRanges()}
 	for i := range rules.predBy {
 		rules.predBy[i] = -1
