@@ -49,6 +49,10 @@ type timingRun struct {
 	async [][]sim.AsyncRec // the running block's mbarrier and bulk-copy records (async.go)
 
 	issueStream, streamSource string // report.Timing.Stream and StreamSource
+	// predicated[pc], for an if-converted branch of the SASS stream, lists the PCs of its
+	// predicated region in order: every warp that issues the branch issues them all (block
+	// adds those the warp's trace jumped over, with no lane active); nil for other PCs
+	predicated [][]int32
 }
 
 // newTimingRun decodes the kernel once (the simulator reuses the decoded
@@ -80,6 +84,7 @@ func newTimingRun(ctx context.Context, archName string, mod *ptx.Module, k *ptx.
 	t := &timingRun{ctx: ctx, decoded: dec, prog: prog, queues: make([][]timing.Event, warpsPerBlock), issueStream: StreamPTX}
 	if issues != nil {
 		t.issueStream = StreamSASS
+		t.predicated = predicatedRegions(issues, len(prog.Insts))
 	}
 	m, err := timing.New(prog, timing.Config{BlocksPerSM: max(blocksPerSM, 1), TimelineWarps: timelineWarps,
 		Release: func(s timing.WarpStream) { t.pool = append(t.pool, s[:0]) }})
@@ -153,7 +158,8 @@ func (t *timingRun) block(_ int, warps [][]sim.Issue) {
 			q = t.queues[w]
 		}
 		s := t.stream(len(issues))
-		for i, is := range issues {
+		add := func(i int) {
+			is := issues[i]
 			n := min(int(is.Accesses), len(q))
 			var first timing.Event
 			if n > 0 {
@@ -162,12 +168,29 @@ func (t *timingRun) block(_ int, warps [][]sim.Issue) {
 			q = q[n:]
 			if int(is.PC) >= t.npcs || is.PC < 0 {
 				t.dropped++
-				continue
+				return
 			}
 			if !j.issue(w, i, int32(len(s))) {
-				continue // a failed mbarrier wait's retry (async.go)
+				return // a failed mbarrier wait's retry (async.go)
 			}
 			s = append(s, timing.Event{PC: is.PC, Active: is.Active, Mem: first.Mem, Sectors: first.Sectors, DRAMSectors: first.DRAMSectors, Acc: first.Acc})
+		}
+		for i := 0; i < len(issues); i++ {
+			add(i)
+			pc := issues[i].PC
+			if pc < 0 || int(pc) >= len(t.predicated) || t.predicated[pc] == nil {
+				continue
+			}
+			// an if-converted branch: the region issues whole, in order; the members the
+			// warp's lanes skipped issue with no lane active
+			for _, m := range t.predicated[pc] {
+				if i+1 < len(issues) && issues[i+1].PC == m {
+					i++
+					add(i)
+					continue
+				}
+				s = append(s, timing.Event{PC: m})
+			}
 		}
 		streams[w] = s
 	}
@@ -346,4 +369,20 @@ func sassLatencyFloor(tab *latency.Table, t latency.Timing) int {
 		return tab.ClassTiming(latency.ClassShift).Latency
 	}
 	return 0
+}
+
+// predicatedRegions returns, per PC, the members of the if-converted region whose branch is
+// at that PC (ptxas.TimingIssue.Pred), in order; nil where none.
+func predicatedRegions(issues []ptxas.TimingIssue, npcs int) [][]int32 {
+	var out [][]int32
+	for pc, ti := range issues {
+		if ti.Pred < 0 || ti.Pred >= npcs || pc >= npcs {
+			continue
+		}
+		if out == nil {
+			out = make([][]int32, npcs)
+		}
+		out[ti.Pred] = append(out[ti.Pred], int32(pc))
+	}
+	return out
 }

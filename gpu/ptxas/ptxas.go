@@ -76,6 +76,10 @@ type Inst struct {
 type TimingIssue struct {
 	Slots int
 	Pipes [NumPipes]int
+	// Pred is, for a member of an if-converted region, the PTX instruction index of the
+	// converted branch (every warp that reaches it issues the whole region, predicated);
+	// -1 otherwise.
+	Pred int
 }
 
 // Group is a set of adjacent PTX memory accesses that ptxas merges into one SASS instruction.
@@ -99,6 +103,9 @@ type Lowering struct {
 	// stack-pointer load LDC R1, c[0x28]; the global memory descriptor ULDC.64).
 	Entry      float64
 	EntryPipes [NumPipes]float64
+	// pred[i] is the if-converted branch whose predicated region holds instruction i, -1 if
+	// none (nil when the lowering comes from a listing)
+	pred []int
 }
 
 // IssueCounts returns the SASS issue count of each PTX instruction, rounded to whole
@@ -133,7 +140,10 @@ func (l *Lowering) TimingIssues() []TimingIssue {
 			}
 		}
 		n := int(slots + 0.5)
-		out[i].Slots = n
+		out[i].Slots, out[i].Pred = n, -1
+		if i < len(l.pred) {
+			out[i].Pred = l.pred[i]
+		}
 		left := n
 		for p, v := range pipes {
 			k := min(int(v*float64(n)/max(slots, 1e-9)+0.5), left)
@@ -175,6 +185,7 @@ func Lower(mod *ptx.Module, fn *ptx.Func, arch string) (*Lowering, error) {
 	if err := rules.run(); err != nil {
 		return nil, err
 	}
+	l.pred = rules.predBy
 	return l, nil
 }
 
