@@ -1,10 +1,14 @@
 package ptxas
 
 import (
+	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/kernelscope/kernelscope/gpu/ptx"
+	"github.com/kernelscope/kernelscope/internal/golden"
 )
 
 func lowerSrc(t *testing.T, src, arch string) (*ptx.Func, *Lowering) {
@@ -210,5 +214,43 @@ $L__BB0_1:
 	}
 	if fn, l := lowerSrc(t, loop(`	.pragma "nounroll";`), "sm_90"); back(fn, l) != 1 {
 		t.Errorf("nounroll loop: back edge issues %v per trip, want 1", back(fn, l))
+	}
+}
+
+// TestFromSASSTimingKeepsTotal: built from a listing, the timing stream's whole slots add up
+// to the listing's SASS count (the fractions a line's SASS is shared out in are carried).
+func TestFromSASSTimingKeepsTotal(t *testing.T) {
+	n := 0
+	for _, base := range []string{"vector_add", "saxpy", "transpose", "reduce", "matmul_tiled", "histogram", "divergence", "scan"} {
+		p := filepath.Join(golden.Dir(), "ptx", base+".sm_90.ptx")
+		lst := listingFor(t, p)
+		if lst == nil {
+			continue
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := ptx.Parse(p, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prog, err := LowerModuleFromSASS(m, "sm_90", lst)
+		if err != nil {
+			t.Fatalf("%s: %v", base, err)
+		}
+		for name, l := range prog.Funcs {
+			sum := 0
+			for _, ti := range l.TimingIssues() {
+				sum += ti.Slots
+			}
+			if want := int(math.Round(l.Static())); sum != want {
+				t.Errorf("%s %s: timing slots add up to %d, the listing's count is %d", base, name, sum, want)
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatal("no golden listing found")
 	}
 }

@@ -128,9 +128,12 @@ func (l *Lowering) IssueCounts() []int {
 
 // TimingIssues returns, per PTX instruction, its own SASS instructions rounded to whole ones
 // (an instruction issued once per 4 trips of a loop ptxas unrolled counts 0), with the entry
-// cost on PC 0.
+// cost on PC 0. From a listing, where a line's SASS is shared out in fractions over its PTX
+// instructions, the rounding is carried from one instruction to the next so that the
+// function's total is kept.
 func (l *Lowering) TimingIssues() []TimingIssue {
 	out := make([]TimingIssue, len(l.Insts))
+	carry := 0.0
 	for i, in := range l.Insts {
 		slots, pipes := in.Slots, in.SlotPipes
 		if i == 0 {
@@ -140,6 +143,10 @@ func (l *Lowering) TimingIssues() []TimingIssue {
 			}
 		}
 		n := int(slots + 0.5)
+		if l.Source == FromSASS {
+			n = max(int(slots+carry+0.5), 0)
+			carry += slots - float64(n)
+		}
 		out[i].Slots, out[i].Pred = n, -1
 		if i < len(l.pred) {
 			out[i].Pred = l.pred[i]
