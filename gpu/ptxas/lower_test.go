@@ -254,3 +254,53 @@ func TestFromSASSTimingKeepsTotal(t *testing.T) {
 		t.Fatal("no golden listing found")
 	}
 }
+
+// TestPairHalves: two f16 adds of the halves of the same vector loads whose results are stored
+// together issue as one HFMA2; stored apart, each issues its own.
+func TestPairHalves(t *testing.T) {
+	src := func(store string) string {
+		return `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 p)
+{
+	.reg .b16 %rs<12>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [p];
+	cvta.to.global.u64 %rd2, %rd1;
+	ld.global.v2.u16 {%rs1, %rs2}, [%rd2];
+	ld.global.v2.u16 {%rs3, %rs4}, [%rd2+4];
+	add.f16 %rs5, %rs2, %rs4;
+	add.f16 %rs6, %rs1, %rs3;
+` + store + `
+	ret;
+}
+`
+	}
+	issue := func(fn *ptx.Func, l *Lowering) (out []float64) {
+		for i, in := range fn.Insts {
+			if in.Op == "add" {
+				out = append(out, l.Insts[i].Issue)
+			}
+		}
+		return out
+	}
+	if fn, l := lowerSrc(t, src("\tst.global.v2.u16 [%rd2+8], {%rs6, %rs5};"), "sm_90"); !equalF(issue(fn, l), []float64{1, 0}) {
+		t.Errorf("paired halves stored together: issues %v, want [1 0]", issue(fn, l))
+	}
+	if fn, l := lowerSrc(t, src("\tst.global.u16 [%rd2+8], %rs6;\n\tst.global.u16 [%rd2+12], %rs5;"), "sm_90"); !equalF(issue(fn, l), []float64{1, 1}) {
+		t.Errorf("halves stored apart: issues %v, want [1 1]", issue(fn, l))
+	}
+}
+
+func equalF(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

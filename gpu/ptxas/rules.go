@@ -161,6 +161,7 @@ func (lw *lowerer) run() error {
 	}
 	lw.pairZeros()
 	lw.merge()
+	lw.pairHalves()
 	lw.ifConvert()
 	lw.rematParams()
 	lw.pointerCopies()
@@ -1831,4 +1832,81 @@ func isImm(o ptx.Operand) bool { return o.Kind == ptx.OpImm || o.Kind == ptx.OpF
 // isZero reports whether o is the immediate 0 (RZ in SASS).
 func isZero(o ptx.Operand) bool {
 	return o.Kind == ptx.OpImm && o.Imm == 0 || o.Kind == ptx.OpFloat && o.Bits&^(uint64(1)<<(o.FloatBits-1)) == 0
+}
+
+// pairHalves models ptxas packing two scalar f16 operations on the two halves of the same
+// 32-bit registers into one paired instruction (lc_elementwise_add_f16x2: two add.f16 of the
+// halves of two ld.v2.u16, one HFMA2 per warp): same opcode, modifiers and guard, in one basic
+// block; each source pair the two elements of one vector destination (a vector load or an
+// unpacking mov) or the same register or immediate; both results used together by one
+// instruction (the st.v2 or mov.b32 that packs them). The first issues HFMA2 (HMUL2 for mul),
+// the second nothing.
+func (lw *lowerer) pairHalves() {
+	df := lw.df
+	done := make([]bool, len(df.in))
+	for i, a := range df.in {
+		if done[i] || !halfOp(a) {
+			continue
+		}
+		for j := i + 1; j < len(df.in) && df.block(j) == df.block(i); j++ {
+			b := df.in[j]
+			if done[j] || !halfOp(b) || b.Op != a.Op || b.Guard != a.Guard || b.GuardNeg != a.GuardNeg ||
+				strings.Join(a.Mods.Words, ".") != strings.Join(b.Mods.Words, ".") || !lw.halves(a, b) || !lw.usedTogether(i, j) {
+				continue
+			}
+			op := "HFMA2"
+			if a.Op == isa.OpMul {
+				op = "HMUL2"
+			}
+			lw.emit(i, fmt.Sprintf("%s: paired with PTX instruction %d (the two halves of the same registers)", op, j), op)
+			lw.emit(j, fmt.Sprintf("paired into the %s of PTX instruction %d", op, i))
+			done[i], done[j] = true, true
+			break
+		}
+	}
+}
+
+// halfOp reports whether in is a scalar f16 add, sub, mul or fma of registers or immediates.
+func halfOp(in *inst) bool {
+	switch in.Op {
+	case isa.OpAdd, isa.OpSub, isa.OpMul, isa.OpFma:
+	default:
+		return false
+	}
+	return in.Mods.Type == ptx.F16 && len(in.Mods.Types) == 1 && len(in.Args) >= 3 && in.Args[0].Kind == ptx.OpReg
+}
+
+// halves reports whether each source of a and b is the same register or immediate, or the two
+// elements of one vector destination.
+func (lw *lowerer) halves(a, b *inst) bool {
+	if len(a.Args) != len(b.Args) {
+		return false
+	}
+	for k := 1; k < len(a.Args); k++ {
+		x, y := a.Args[k], b.Args[k]
+		switch {
+		case x.Kind == ptx.OpImm && y.Kind == ptx.OpImm && x.Imm == y.Imm && x.Bits == y.Bits && x.FloatBits == y.FloatBits:
+		case x.Kind == ptx.OpReg && y.Kind == ptx.OpReg && x.Name == y.Name:
+		case x.Kind == ptx.OpReg && y.Kind == ptx.OpReg:
+			d := lw.df.def(x.Name)
+			if d < 0 || d != lw.df.def(y.Name) || len(lw.df.in[d].Args) == 0 || lw.df.in[d].Args[0].Kind != ptx.OpVec {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// usedTogether reports whether the results of i and j are read by one same instruction.
+func (lw *lowerer) usedTogether(i, j int) bool {
+	for _, u := range lw.df.users(i) {
+		for _, v := range lw.df.users(j) {
+			if u == v {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -259,7 +259,8 @@ func realcodeRows(t *testing.T, ncu map[string]ncuLaunch) []modelRow {
 		if ncu[id].Metrics["smsp__inst_executed.sum"] == 0 { // the launch faulted on the H200
 			continue
 		}
-		r := modelRow{id: id, set: "realcode", ptxWarp: rep.Stats.WarpInstructions}
+		// a real-code kernel whose counts a rule was read off (revisedBy) is calibration since
+		r := modelRow{id: id, set: "realcode", ptxWarp: rep.Stats.WarpInstructions, calibration: revisedBy[id] != ""}
 		r.model.Total = float64(rep.Stats.SASSInstructions)
 		for i := Pipe(0); i < NumPipes; i++ {
 			r.model.Pipes[i] = float64(rep.Stats.SASSPipes[i.String()])
