@@ -47,24 +47,27 @@ func TestSASSTimingExplore(t *testing.T) {
 	}
 }
 
-// TestSASSStreamIssuesTheCount: on every golden launch the SASS stream issues exactly the
-// SASS warp-instructions the lowering counts (stats.sass_instructions, within 5% of the
-// H200's smsp__inst_executed.sum on all 17): a warp that jumps over an if-converted region
-// still issues its predicated instructions, and the report names the stream.
+// TestSASSStreamIssuesTheCount: on every golden launch, on both timing paths, the SASS stream
+// issues exactly the SASS warp-instructions the lowering counts (stats.sass_instructions,
+// within 5% of the H200's smsp__inst_executed.sum on all 17): a warp that jumps over an
+// if-converted region still issues its predicated instructions; and the report names the
+// stream.
 func TestSASSStreamIssuesTheCount(t *testing.T) {
-	for _, c := range loadCases(t) {
-		base := strings.TrimSuffix(filepath.Base(c.Source), ".cu")
-		src := readGolden(t, "ptx/"+base+".sm_90.ptx")
-		rep, err := Run(context.Background(), Request{Source: []byte(src), SourceFile: base + ".ptx", IsPTX: true, Arch: "sm_90",
-			Launch: launchOf(c), Grid: c.Grid, Block: c.Block, BaseDir: golden.Dir(), Timing: true, SASSIssues: true, Trace: launch.Trace{Steps: -1}})
-		if err != nil {
-			t.Fatalf("%s: %v", c.Name, err)
-		}
-		if rep.Timing == nil || rep.Timing.Stream != StreamSASS || rep.Timing.StreamSource != "modelled ptxas lowering" {
-			t.Fatalf("%s: timing %+v", c.Name, rep.Timing)
-		}
-		if rep.Timing.Issued != rep.Stats.SASSInstructions {
-			t.Errorf("%s: the SASS stream issued %d, the lowering counts %d SASS instructions", c.Name, rep.Timing.Issued, rep.Stats.SASSInstructions)
+	for _, path := range []string{TimingReplay, TimingInterleaved} {
+		for _, c := range loadCases(t) {
+			base := strings.TrimSuffix(filepath.Base(c.Source), ".cu")
+			src := readGolden(t, "ptx/"+base+".sm_90.ptx")
+			rep, err := Run(context.Background(), Request{Source: []byte(src), SourceFile: base + ".ptx", IsPTX: true, Arch: "sm_90",
+				Launch: launchOf(c), Grid: c.Grid, Block: c.Block, BaseDir: golden.Dir(), Timing: true, SASSIssues: true, TimingPath: path, Trace: launch.Trace{Steps: -1}})
+			if err != nil {
+				t.Fatalf("%s %s: %v", path, c.Name, err)
+			}
+			if rep.Timing == nil || rep.Timing.Stream != StreamSASS || rep.Timing.StreamSource != "modelled ptxas lowering" || rep.Timing.Path != path {
+				t.Fatalf("%s %s: timing %+v", path, c.Name, rep.Timing)
+			}
+			if rep.Timing.Issued != rep.Stats.SASSInstructions {
+				t.Errorf("%s %s: the SASS stream issued %d, the lowering counts %d SASS instructions", path, c.Name, rep.Timing.Issued, rep.Stats.SASSInstructions)
+			}
 		}
 	}
 }
