@@ -1835,12 +1835,13 @@ func isZero(o ptx.Operand) bool {
 }
 
 // pairHalves models ptxas packing two scalar f16 operations on the two halves of the same
-// 32-bit registers into one paired instruction (lc_elementwise_add_f16x2: two add.f16 of the
-// halves of two ld.v2.u16, one HFMA2 per warp): same opcode, modifiers and guard, in one basic
-// block; each source pair the two elements of one vector destination (a vector load or an
-// unpacking mov) or the same register or immediate; both results used together by one
-// instruction (the st.v2 or mov.b32 that packs them). The first issues HFMA2 (HMUL2 for mul),
-// the second nothing.
+// 32-bit registers into one paired HFMA2 (lc_elementwise_add_f16x2: two add.f16 of the halves
+// of two ld.v2.u16, one HFMA2 per warp; iso5_h2_add/_mul/_fma: add, mul and fma alike, all
+// HFMA2.MMA): same opcode, modifiers and guard, in one basic block; each source pair the two
+// elements of one vector destination (a vector load or an unpacking mov) or the same register
+// or immediate. The first issues the HFMA2, the second nothing; when no one instruction takes
+// both results (the packing st.v2 or mov.b32), a PRMT extracts the high half
+// (iso5_h2_add_split: HFMA2.MMA + PRMT, two STG.U16).
 func (lw *lowerer) pairHalves() {
 	df := lw.df
 	done := make([]bool, len(df.in))
@@ -1851,15 +1852,15 @@ func (lw *lowerer) pairHalves() {
 		for j := i + 1; j < len(df.in) && df.block(j) == df.block(i); j++ {
 			b := df.in[j]
 			if done[j] || !halfOp(b) || b.Op != a.Op || b.Guard != a.Guard || b.GuardNeg != a.GuardNeg ||
-				strings.Join(a.Mods.Words, ".") != strings.Join(b.Mods.Words, ".") || !lw.halves(a, b) || !lw.usedTogether(i, j) {
+				strings.Join(a.Mods.Words, ".") != strings.Join(b.Mods.Words, ".") || !lw.halves(a, b) {
 				continue
 			}
-			op := "HFMA2"
-			if a.Op == isa.OpMul {
-				op = "HMUL2"
+			if lw.usedTogether(i, j) {
+				lw.emit(i, fmt.Sprintf("HFMA2: paired with PTX instruction %d (the two halves of the same registers)", j), "HFMA2")
+			} else {
+				lw.emit(i, fmt.Sprintf("HFMA2 + PRMT: paired with PTX instruction %d, the high half extracted for its own use", j), "HFMA2", "PRMT")
 			}
-			lw.emit(i, fmt.Sprintf("%s: paired with PTX instruction %d (the two halves of the same registers)", op, j), op)
-			lw.emit(j, fmt.Sprintf("paired into the %s of PTX instruction %d", op, i))
+			lw.emit(j, fmt.Sprintf("paired into the HFMA2 of PTX instruction %d", i))
 			done[i], done[j] = true, true
 			break
 		}

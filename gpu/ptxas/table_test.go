@@ -84,6 +84,9 @@ func tableLaunches(t *testing.T, ncu map[string]ncuLaunch) []launch {
 	if _, ok := ncu["iso4.iso4_loop_guard3"]; ok { // wave 5's held-out kernels, once ingested
 		ls = append(ls, manifestLaunches(t, "iso4.", 1<<20)...)
 	}
+	if _, ok := ncu["iso5.iso5_h2_add"]; ok { // wave 6's kernels (f16 pairs, nounroll loops, a bounds chain)
+		ls = append(ls, manifestLaunches(t, "iso5.", 1<<20)...)
+	}
 	limit, insts := ciScaleBytes, ciScaleInsts
 	if os.Getenv("PTXAS_SCALE") != "" {
 		limit, insts = 1<<28, math.Inf(1)
