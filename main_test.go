@@ -206,3 +206,43 @@ func TestRunTimingCaches(t *testing.T) {
 		t.Errorf("--timing on,cache: exit %d, %s", code, stderr)
 	}
 }
+
+// TestRunTimingStream: --timing on times the SASS stream (the modelled ptxas lowering for a
+// PTX file), --timing on,ptx the old one slot per PTX instruction, and the report says which;
+// the SASS stream issues fewer slots for vector_add, whose ptxas folds parameter moves, cvta
+// and the address arithmetic.
+func TestRunTimingStream(t *testing.T) {
+	ptxFile := filepath.Join("testdata", "golden", "ptx", "vector_add.sm_90.ptx")
+	run := func(timing string) (stream, source string, issued, sass int64) {
+		code, out, stderr := runCLI("run", "--arch", "sm_90", "--grid", "4", "--block", "256", "--json", "--timing", timing,
+			"--check", "off", "--launch", "vector_add(ones(1000):f32, ones(1000):f32, zeros(1000):f32, 1000)", ptxFile)
+		if code != 0 {
+			t.Fatalf("--timing %s: exit %d: %s", timing, code, stderr)
+		}
+		var rep struct {
+			Stats struct {
+				SASS int64 `json:"sass_instructions"`
+			} `json:"stats"`
+			Timing struct {
+				Issued       int64  `json:"issued"`
+				Stream       string `json:"stream"`
+				StreamSource string `json:"stream_source"`
+			} `json:"timing"`
+		}
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatal(err)
+		}
+		return rep.Timing.Stream, rep.Timing.StreamSource, rep.Timing.Issued, rep.Stats.SASS
+	}
+	s, src, si, sass := run("on")
+	p, psrc, pi, _ := run("on,ptx")
+	if s != "sass" || src != "modelled ptxas lowering" || p != "ptx" || psrc != "" {
+		t.Errorf("streams: on gives %q (%q), on,ptx gives %q (%q)", s, src, p, psrc)
+	}
+	if si >= pi || si != sass {
+		t.Errorf("issued: SASS stream %d, PTX stream %d, modelled SASS instructions %d", si, pi, sass)
+	}
+	if code, _, stderr := runCLI("run", "--timing", "on,sass,ptx", ptxFile); code != 2 || !strings.Contains(stderr, "exclude each other") {
+		t.Errorf("--timing on,sass,ptx: exit %d, %s", code, stderr)
+	}
+}

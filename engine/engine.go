@@ -116,7 +116,7 @@ func (e *Engine) Execute(ctx context.Context, req kernel.ExecuteRequest, out ker
 	areq := analysis.Request{
 		Source: []byte(spec.Source), SourceFile: "cell.cu", IsPTX: spec.Kind == magics.PTX, Cell: true,
 		Arch: spec.Arch, Compiler: spec.Compiler, Flags: spec.Flags, Launch: spec.Launch,
-		Grid: spec.Grid, Block: spec.Block, Budget: spec.Budget, Timing: spec.Timing, TimingWaves: analysis.TimingWaves(spec.TimingAll), TimedCaches: spec.TimingCaches, SASSIssues: spec.TimingSASS, TimingPath: spec.TimingPath, Trace: spec.Trace,
+		Grid: spec.Grid, Block: spec.Block, Budget: spec.Budget, Timing: spec.Timing, TimingWaves: analysis.TimingWaves(spec.TimingAll), TimedCaches: spec.TimingCaches, SASSIssues: !spec.TimingPTX, TimingPath: spec.TimingPath, Trace: spec.Trace,
 		BaseDir: e.baseDir, Name: spec.Name, Sandbox: e.state.Sandbox(),
 		Expect: spec.Expect,
 	}

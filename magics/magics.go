@@ -80,8 +80,9 @@ type Spec struct {
 	TimingAll bool
 	// TimingCaches: %timing ... caches, the time-aware caches and atomic units.
 	TimingCaches bool
-	// TimingSASS: %timing ... sass, the modelled SASS issue stream.
-	TimingSASS bool
+	// TimingPTX: %timing ... ptx, the timing model issues one slot per PTX instruction
+	// (the old stream) instead of the SASS stream (the default).
+	TimingPTX bool
 	// TimingPath: %timing ... interleaved / replay ("" automatic), how the model is fed.
 	TimingPath string
 
@@ -158,9 +159,9 @@ type defaults struct {
 	checks   []string
 	// timingAll: %timing all (no sampling of huge grids)
 	timingAll bool
-	// timingCaches, timingSASS: %timing ... caches / sass
-	timingCaches, timingSASS bool
-	timingPath               string // %timing ... interleaved / replay
+	// timingCaches, timingPTX: %timing ... caches / ptx
+	timingCaches, timingPTX bool
+	timingPath              string // %timing ... interleaved / replay
 
 	shared    int // %shared / <<<g, b, N>>>: dynamic shared memory, when sharedSet
 	sharedSet bool
@@ -320,7 +321,7 @@ func (s *State) Parse(cell string) (*Spec, error) {
 	spec.Compiler, spec.Flags, spec.Trace, spec.Show = d.compiler, d.flags, d.trace, d.show
 	spec.Requested = d.asked
 	spec.Budget, spec.Timing = d.budget, d.timing
-	spec.TimingAll, spec.TimingCaches, spec.TimingSASS = d.timingAll, d.timingCaches, d.timingSASS
+	spec.TimingAll, spec.TimingCaches, spec.TimingPTX = d.timingAll, d.timingCaches, d.timingPTX
 	spec.TimingPath = d.timingPath
 	spec.Checks = d.checks
 	return spec, nil
@@ -482,7 +483,7 @@ func applyMagic(n int, line string, d *defaults, spec *Spec) error {
 		if err != nil {
 			return fail("%v", err)
 		}
-		d.timing, d.timingAll, d.timingCaches, d.timingSASS = m.On, m.All, m.Caches, m.SASS
+		d.timing, d.timingAll, d.timingCaches, d.timingPTX = m.On, m.All, m.Caches, m.PTX
 		d.timingPath = m.Path
 	case "%check":
 		c, err := ParseCheck(arg)
@@ -791,17 +792,21 @@ type TimingMode struct {
 	On     bool // the timing model runs
 	All    bool // every block is modelled (no sampling of huge grids)
 	Caches bool // time-aware L1/L2 and same-address atomic serialisation (docs/caches.md)
-	SASS   bool // each PTX instruction issues as gpu/ptxas's modelled SASS count
+	// PTX: the model issues one slot per PTX instruction (the old stream); by default it
+	// issues the SASS stream (gpu/ptxas: from the nvdisasm listing when nvcc built the
+	// cell, the modelled lowering otherwise). "sass" names the default.
+	PTX bool
 	// Path is "interleaved" (execution-driven), "replay" (trace-driven) or ""
 	// (automatic: interleaved for kernels with global atomics or ordered loads).
 	Path string
 }
 
 // ParseTiming reads "on", "off" or "all", optionally followed (after spaces or
-// commas) by "caches" and "sass".
+// commas) by "caches", "sass" (the default issue stream) or "ptx", and "interleaved" or "replay".
 func ParseTiming(arg string) (TimingMode, error) {
 	words := strings.FieldsFunc(arg, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' })
 	var m TimingMode
+	stream := ""
 	if len(words) == 0 {
 		return m, fmt.Errorf("expected on or off (or all), found nothing")
 	}
@@ -812,24 +817,27 @@ func ParseTiming(arg string) (TimingMode, error) {
 		m.On, m.All = true, true
 	case "off":
 	default:
-		return m, fmt.Errorf("expected on or off (or all: time every block of a huge grid, no sampling; then optionally caches, sass), found %q", words[0])
+		return m, fmt.Errorf("expected on or off (or all: time every block of a huge grid, no sampling; then optionally caches, ptx or sass, interleaved or replay), found %q", words[0])
 	}
 	for _, w := range words[1:] {
 		switch w {
 		case "caches":
 			m.Caches = true
-		case "sass":
-			m.SASS = true
+		case "sass", "ptx":
+			if stream != "" && stream != w {
+				return m, fmt.Errorf("%s: sass and ptx exclude each other (sass, the default, issues each PTX instruction as its SASS; ptx one slot per PTX instruction)", words[0])
+			}
+			stream, m.PTX = w, w == "ptx"
 		case "interleaved", "replay":
 			if m.Path != "" && m.Path != w {
 				return m, fmt.Errorf("%s: interleaved and replay exclude each other", words[0])
 			}
 			m.Path = w
 		default:
-			return m, fmt.Errorf("%s: unknown option %q (known: caches: time-aware caches and atomic units; sass: issue the modelled SASS stream; interleaved: execution-driven, the simulator runs each instruction when the model issues it; replay: trace-driven)", words[0], w)
+			return m, fmt.Errorf("%s: unknown option %q (known: caches: time-aware caches and atomic units; sass: issue the SASS stream, the default; ptx: issue one slot per PTX instruction; interleaved: execution-driven, the simulator runs each instruction when the model issues it; replay: trace-driven)", words[0], w)
 		}
 	}
-	if !m.On && (m.Caches || m.SASS || m.Path != "") {
+	if !m.On && (m.Caches || stream != "" || m.Path != "") {
 		return m, fmt.Errorf("off takes no options")
 	}
 	return m, nil

@@ -331,8 +331,12 @@ func TestParseTiming(t *testing.T) {
 		{"off", TimingMode{}, ""},
 		{"all", TimingMode{On: true, All: true}, ""},
 		{"on caches", TimingMode{On: true, Caches: true}, ""},
-		{"all,caches,sass", TimingMode{On: true, All: true, Caches: true, SASS: true}, ""},
-		{"on sass", TimingMode{On: true, SASS: true}, ""},
+		{"all,caches,sass", TimingMode{On: true, All: true, Caches: true}, ""},
+		{"on sass", TimingMode{On: true}, ""},
+		{"on ptx", TimingMode{On: true, PTX: true}, ""},
+		{"on,caches,ptx", TimingMode{On: true, Caches: true, PTX: true}, ""},
+		{"on sass ptx", TimingMode{}, "exclude each other"},
+		{"off ptx", TimingMode{}, "off takes no options"},
 		{"on interleaved", TimingMode{On: true, Path: "interleaved"}, ""},
 		{"all,caches,replay", TimingMode{On: true, All: true, Caches: true, Path: "replay"}, ""},
 		{"on interleaved replay", TimingMode{}, "exclude each other"},
@@ -355,7 +359,7 @@ func TestParseTiming(t *testing.T) {
 	}
 	st := NewState()
 	spec, err := st.Parse("%timing on caches\n%launch k(a=ones(4))\n")
-	if err != nil || !spec.Timing || !spec.TimingCaches || spec.TimingSASS {
+	if err != nil || !spec.Timing || !spec.TimingCaches || spec.TimingPTX {
 		t.Errorf("%%timing on caches: spec %+v, %v", spec, err)
 	}
 	spec, err = NewState().Parse("%timing on interleaved\n%launch k(a=ones(4))\n")

@@ -188,24 +188,88 @@ func replayChecks(ctx context.Context, rep *report.Report, mod *ptx.Module, kern
 type stepSource struct {
 	st *sim.Stepper
 	t  *timingRun
+	// pred[slot][warp] is the warp's walk through an if-converted region of the SASS stream
+	// (timingRun.predicated) after its branch: the members its lanes skip issue with no
+	// lane active, as in the replay path's block
+	pred [][]predWalk
+}
+
+// predWalk is a warp's place in an if-converted region: the next member of region branch's
+// list (timingRun.predicated[branch][k]); branch < 0 when the warp is in none.
+type predWalk struct{ branch, k int32 }
+
+// walk returns the warp's region walk, nil when it is in no region.
+func (s *stepSource) walk(slot, w int) *predWalk {
+	if slot < 0 || slot >= len(s.pred) || w < 0 || w >= len(s.pred[slot]) {
+		return nil
+	}
+	if p := &s.pred[slot][w]; p.branch >= 0 {
+		return p
+	}
+	return nil
+}
+
+// synthetic returns the region member the warp issues next without executing it (its lanes
+// skipped it), or -1 when the next instruction is the simulator's.
+func (s *stepSource) synthetic(slot, w int) int32 {
+	p := s.walk(slot, w)
+	if p == nil {
+		return -1
+	}
+	members := s.t.predicated[p.branch]
+	if int(p.k) >= len(members) {
+		p.branch = -1
+		return -1
+	}
+	m := members[p.k]
+	if pc, st, err := s.st.Peek(slot, w); err == nil && st == sim.WarpReady && pc == m {
+		return -1 // the lanes run it: the simulator executes it
+	}
+	return m
 }
 
 func (s *stepSource) Blocks() int { return s.st.Blocks() }
 
 func (s *stepSource) Start(sm int) (int, int, error) {
 	slot, err := s.st.Start(sm)
+	if err == nil && s.t.predicated != nil && slot >= 0 {
+		for len(s.pred) <= slot {
+			s.pred = append(s.pred, nil)
+		}
+		n := s.st.WarpsPerBlock()
+		if cap(s.pred[slot]) < n {
+			s.pred[slot] = make([]predWalk, n)
+		}
+		s.pred[slot] = s.pred[slot][:n]
+		for i := range s.pred[slot] {
+			s.pred[slot][i] = predWalk{branch: -1}
+		}
+	}
 	return slot, s.st.WarpsPerBlock(), err
 }
 
 func (s *stepSource) Peek(slot, w int) (int32, timing.WarpState, error) {
+	if m := s.synthetic(slot, w); m >= 0 {
+		return m, timing.WarpReady, nil
+	}
 	pc, st, err := s.st.Peek(slot, w)
 	return pc, timing.WarpState(st), err
 }
 
 func (s *stepSource) Step(slot, w int) (timing.Event, *mem.Access, error) {
 	t := s.t
+	if m := s.synthetic(slot, w); m >= 0 {
+		s.walk(slot, w).k++
+		return timing.Event{PC: m}, nil, nil
+	}
+	if p := s.walk(slot, w); p != nil {
+		p.k++ // the member the lanes run
+	}
 	t.stepN, t.stepHasAcc, t.stepEv = 0, false, timing.Event{}
 	is, err := s.st.Step(slot, w)
+	if err == nil && is.PC >= 0 && int(is.PC) < len(t.predicated) && t.predicated[is.PC] != nil && slot < len(s.pred) && w < len(s.pred[slot]) {
+		s.pred[slot][w] = predWalk{branch: is.PC}
+	}
 	e := t.stepEv
 	e.PC, e.Active = is.PC, is.Active
 	if int(e.PC) >= t.npcs {
@@ -219,7 +283,9 @@ func (s *stepSource) Step(slot, w int) (timing.Event, *mem.Access, error) {
 	return e, acc, err
 }
 
-func (s *stepSource) Waiting(slot, w int) bool { return s.st.Waiting(slot, w) }
+func (s *stepSource) Waiting(slot, w int) bool {
+	return s.synthetic(slot, w) < 0 && s.st.Waiting(slot, w)
+}
 
 func (s *stepSource) Deadlock() error { return s.st.Deadlock() }
 

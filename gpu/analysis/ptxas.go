@@ -17,6 +17,31 @@ const (
 	countingSASS     = "from SASS"
 )
 
+// Issue streams of the timing model (report.Timing.Stream, Request.SASSIssues).
+const (
+	StreamSASS = "sass" // each PTX instruction issues as its SASS (gpu/ptxas)
+	StreamPTX  = "ptx"  // one issue per PTX instruction
+)
+
+// sassStream is the timing model's per-PC SASS issue stream of kernel when the request asks
+// for it (nil, with a note when it was asked for and cannot be made: the PTX stream then times
+// the launch), and where it came from.
+func sassStream(rep *report.Report, req *Request, p *ptxas.Program, kernel string) ([]ptxas.TimingIssue, string) {
+	if !req.SASSIssues {
+		return nil, ""
+	}
+	if p == nil {
+		rep.Notes = append(rep.Notes, "timing: the PTX issue stream timed the launch (no SASS lowering of the module)")
+		return nil, ""
+	}
+	issues, err := p.TimingByPC(kernel)
+	if err != nil {
+		rep.Notes = append(rep.Notes, "timing: the PTX issue stream timed the launch: "+err.Error())
+		return nil, ""
+	}
+	return issues, string(p.Source)
+}
+
 // sassLowering is the ptxas view of the module: from the nvdisasm listing when nvcc built
 // it (listing non-empty and parsable), else the modelled lowering. nil (with a note) when
 // neither can be made.

@@ -15,7 +15,6 @@ import (
 	"github.com/kernelscope/kernelscope/gpu/mem"
 	"github.com/kernelscope/kernelscope/gpu/occupancy"
 	"github.com/kernelscope/kernelscope/gpu/ptx"
-	"github.com/kernelscope/kernelscope/gpu/ptxas"
 	"github.com/kernelscope/kernelscope/gpu/sass"
 	"github.com/kernelscope/kernelscope/gpu/sim"
 )
@@ -187,12 +186,12 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 		if rep.Occupancy != nil {
 			bps = rep.Occupancy.ActiveBlocksPerSM
 		}
-		var issues []ptxas.TimingIssue
-		if lowering != nil && req.SASSIssues {
-			issues, _ = lowering.TimingByPC(k.Name)
-		}
-		if tm, err = newTimingRun(ctx, req.Arch, mod, k, bps, (threadsPerBlock+31)/32, issues); err == nil && req.TimedCaches {
-			tm.timeCaches(spec, memOpts.Carveout)
+		issues, streamSource := sassStream(rep, &req, lowering, k.Name)
+		if tm, err = newTimingRun(ctx, req.Arch, mod, k, bps, (threadsPerBlock+31)/32, issues); err == nil {
+			tm.streamSource = streamSource
+			if req.TimedCaches {
+				tm.timeCaches(spec, memOpts.Carveout)
+			}
 		}
 		if err != nil {
 			rep.Notes = append(rep.Notes, "timing model not run: "+err.Error())

@@ -47,6 +47,12 @@ type timingRun struct {
 	pool        []timing.WarpStream // streams of retired blocks, for reuse (timing.Config.Release)
 
 	async [][]sim.AsyncRec // the running block's mbarrier and bulk-copy records (async.go)
+
+	issueStream, streamSource string // report.Timing.Stream and StreamSource
+	// predicated[pc], for an if-converted branch of the SASS stream, lists the PCs of its
+	// predicated region in order: every warp that issues the branch issues them all (block
+	// adds those the warp's trace jumped over, with no lane active); nil for other PCs
+	predicated [][]int32
 }
 
 // newTimingRun decodes the kernel once (the simulator reuses the decoded
@@ -71,8 +77,15 @@ func newTimingRun(ctx context.Context, archName string, mod *ptx.Module, k *ptx.
 		in := &prog.Insts[pc]
 		in.Issues = issues[pc].Slots
 		in.SASSPipes = sassPipes(issues[pc], in.Timing.Pipe)
+		if in.Issues > 0 {
+			in.Timing.Latency = max(in.Timing.Latency, sassLatencyFloor(tab, in.Timing))
+		}
 	}
-	t := &timingRun{ctx: ctx, decoded: dec, prog: prog, queues: make([][]timing.Event, warpsPerBlock)}
+	t := &timingRun{ctx: ctx, decoded: dec, prog: prog, queues: make([][]timing.Event, warpsPerBlock), issueStream: StreamPTX}
+	if issues != nil {
+		t.issueStream = StreamSASS
+		t.predicated = predicatedRegions(issues, len(prog.Insts))
+	}
 	m, err := timing.New(prog, timing.Config{BlocksPerSM: max(blocksPerSM, 1), TimelineWarps: timelineWarps,
 		Release: func(s timing.WarpStream) { t.pool = append(t.pool, s[:0]) }})
 	if err != nil {
@@ -145,7 +158,8 @@ func (t *timingRun) block(_ int, warps [][]sim.Issue) {
 			q = t.queues[w]
 		}
 		s := t.stream(len(issues))
-		for i, is := range issues {
+		add := func(i int) {
+			is := issues[i]
 			n := min(int(is.Accesses), len(q))
 			var first timing.Event
 			if n > 0 {
@@ -154,12 +168,29 @@ func (t *timingRun) block(_ int, warps [][]sim.Issue) {
 			q = q[n:]
 			if int(is.PC) >= t.npcs || is.PC < 0 {
 				t.dropped++
-				continue
+				return
 			}
 			if !j.issue(w, i, int32(len(s))) {
-				continue // a failed mbarrier wait's retry (async.go)
+				return // a failed mbarrier wait's retry (async.go)
 			}
 			s = append(s, timing.Event{PC: is.PC, Active: is.Active, Mem: first.Mem, Sectors: first.Sectors, DRAMSectors: first.DRAMSectors, Acc: first.Acc})
+		}
+		for i := 0; i < len(issues); i++ {
+			add(i)
+			pc := issues[i].PC
+			if pc < 0 || int(pc) >= len(t.predicated) || t.predicated[pc] == nil {
+				continue
+			}
+			// an if-converted branch: the region issues whole, in order; the members the
+			// warp's lanes skipped issue with no lane active
+			for _, m := range t.predicated[pc] {
+				if i+1 < len(issues) && issues[i+1].PC == m {
+					i++
+					add(i)
+					continue
+				}
+				s = append(s, timing.Event{PC: m})
+			}
 		}
 		streams[w] = s
 	}
@@ -224,6 +255,12 @@ func (t *timingRun) finish(rep *report.Report) error {
 		Modelled: fmt.Sprintf("cycle-level model of %d SMs, %d resident blocks per SM, %.2f waves; sm_90 latencies calibrated on the H200, other architectures modelled", res.SMs, res.BlocksPerSM, res.Waves),
 		Issued:   res.Issued, Pipes: map[string]int64{}, PipeColors: map[string]string{}}
 	tm.Path, tm.PathReason = TimingReplay, t.pathWhy
+	tm.Stream, tm.StreamSource = t.issueStream, t.streamSource
+	if t.issueStream == StreamSASS {
+		tm.Modelled += "; issue stream: SASS (" + t.streamSource + ")"
+	} else {
+		tm.Modelled += "; issue stream: PTX (one issue per PTX instruction)"
+	}
 	if t.interleaved {
 		tm.Path = TimingInterleaved
 		tm.Modelled += "; execution-driven: the simulator executed each instruction when the model issued it"
@@ -312,6 +349,40 @@ func sassPipes(ti ptxas.TimingIssue, own latency.Pipe) [latency.NumPipes]uint8 {
 				add(latency.PipeFP32, n)
 			}
 		}
+	}
+	return out
+}
+
+// sassLatencyFloor is the least dependent latency of a PTX instruction that issues as SASS
+// in the SASS stream. The table's integer adds, moves and min/max were measured on PTX
+// chains that ptxas fused two to a SASS instruction (b_add_s32 2.99 cycles a PTX add, one
+// IMAD/LEA per pair): their half latency stands for the fusion. In the SASS stream the
+// fused partner issues no slot and passes its sources on, so the instruction that does
+// issue is one whole fixed-latency ALU instruction: the table's SHF/IMAD latency
+// (b_shl_b32 4.50, b_mul_lo_s32 4.52).
+func sassLatencyFloor(tab *latency.Table, t latency.Timing) int {
+	if t.Dep != latency.DepFixed || t.Pipe != latency.PipeINT {
+		return 0
+	}
+	switch t.Class {
+	case latency.ClassIAdd, latency.ClassMov, latency.ClassIMinMax:
+		return tab.ClassTiming(latency.ClassShift).Latency
+	}
+	return 0
+}
+
+// predicatedRegions returns, per PC, the members of the if-converted region whose branch is
+// at that PC (ptxas.TimingIssue.Pred), in order; nil where none.
+func predicatedRegions(issues []ptxas.TimingIssue, npcs int) [][]int32 {
+	var out [][]int32
+	for pc, ti := range issues {
+		if ti.Pred < 0 || ti.Pred >= npcs || pc >= npcs {
+			continue
+		}
+		if out == nil {
+			out = make([][]int32, npcs)
+		}
+		out[ti.Pred] = append(out[ti.Pred], int32(pc))
 	}
 	return out
 }

@@ -193,6 +193,10 @@ type Func struct {
 	ReqNCTAPerCluster [3]int
 	ExplicitCluster   bool // .explicitcluster
 	Pragmas           []string
+	// PragmaIndex holds, for each entry of Pragmas, the index into Insts of the
+	// instruction that follows it (0 for the header's and those before the first
+	// instruction): nvcc's `.pragma "nounroll";` after a loop's head label.
+	PragmaIndex []int
 
 	Targets []*Targets // .branchtargets / .calltargets lists declared in the body
 	Protos  []*Func    // .callprototype declarations in the body (Name is the label)

@@ -764,7 +764,9 @@ func (p *parser) parseFunc(link Linkage) {
 			f.ExplicitCluster = true
 			p.next()
 		case "pragma":
-			f.Pragmas = append(f.Pragmas, p.parsePragma()...)
+			for _, pr := range p.parsePragma() {
+				f.Pragmas, f.PragmaIndex = append(f.Pragmas, pr), append(f.PragmaIndex, 0)
+			}
 		default:
 			p.errorf(pos, "unexpected directive '.%s' in function header", p.lit)
 			p.next()
@@ -890,7 +892,9 @@ func (p *parser) parseBodyDirective() {
 	case "loc":
 		p.parseLoc()
 	case "pragma":
-		p.fn.Pragmas = append(p.fn.Pragmas, p.parsePragma()...)
+		for _, pr := range p.parsePragma() {
+			p.fn.Pragmas, p.fn.PragmaIndex = append(p.fn.Pragmas, pr), append(p.fn.PragmaIndex, len(p.fn.Insts))
+		}
 	default:
 		p.errorf(pos, "unexpected directive '.%s' in function body", p.lit)
 		p.next()

@@ -103,6 +103,24 @@ func (p *printer) module(m *Module) {
 	}
 }
 
+// pragmasAt prints, as one statement, the function's pragmas that precede instruction i
+// (Func.PragmaIndex; a pragma without an index, as in a hand-built Func, goes first).
+func (p *printer) pragmasAt(f *Func, i int) {
+	var list []string
+	for k, s := range f.Pragmas {
+		at := 0
+		if k < len(f.PragmaIndex) {
+			at = f.PragmaIndex[k]
+		}
+		if at == i || (i == 0 && at < 0) {
+			list = append(list, s)
+		}
+	}
+	if len(list) > 0 {
+		p.pragmas(list, "\t")
+	}
+}
+
 func (p *printer) pragmas(list []string, indent string) {
 	p.str(indent + ".pragma ")
 	for i, s := range list {
@@ -291,9 +309,7 @@ func (p *printer) fn(f *Func) {
 		return
 	}
 	p.str("{\n")
-	if len(f.Pragmas) > 0 {
-		p.pragmas(f.Pragmas, "\t")
-	}
+	p.pragmasAt(f, 0)
 	for _, r := range f.Regs {
 		p.str("\t.reg")
 		if r.Vec > 0 {
@@ -340,6 +356,9 @@ func (p *printer) fn(f *Func) {
 			p.str(f.Labels[li].Name + ":\n")
 			li++
 		}
+		if i > 0 {
+			p.pragmasAt(f, i)
+		}
 		if in.Loc != loc {
 			p.loc(in.Loc)
 			loc = in.Loc
@@ -353,6 +372,9 @@ func (p *printer) fn(f *Func) {
 	}
 	for ; li < len(f.Labels); li++ {
 		p.str(f.Labels[li].Name + ":\n")
+	}
+	if len(f.Insts) > 0 {
+		p.pragmasAt(f, len(f.Insts))
 	}
 	p.str("}\n")
 }

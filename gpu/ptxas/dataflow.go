@@ -1,6 +1,7 @@
 package ptxas
 
 import (
+	"fmt"
 	"math/bits"
 	"strings"
 
@@ -20,15 +21,38 @@ type dataflow struct {
 	uniform map[string]bool
 	cfg     *ptx.CFG
 	label   map[string]int // label -> instruction index
+	in      []*inst        // fn.Insts as gpu/isa decodes them
 }
 
 // noDest lists the opcodes whose first operand is not a destination.
-var noDest = map[string]bool{
-	"st": true, "red": true, "bar": true, "barrier": true, "bra": true, "brx": true, "ret": true,
-	"exit": true, "membar": true, "fence": true, "prefetch": true, "prefetchu": true, "trap": true,
-	"brkpt": true, "cp": true, "stmatrix": true, "call": true, "nanosleep": true, "pmevent": true,
-	"griddepcontrol": true, "wmma": false, "discard": true, "applypriority": true, "st.async": true,
-	"cp.async": true, "red.async": true, "setmaxnreg": true, "elect": false, "bar.warp": true,
+var noDest = map[isa.Opcode]bool{
+	isa.OpSt: true, isa.OpRed: true, isa.OpBar: true, isa.OpBarrier: true, isa.OpBra: true, isa.OpBrx: true, isa.OpRet: true,
+	isa.OpExit: true, isa.OpMembar: true, isa.OpFence: true, isa.OpPrefetch: true, isa.OpPrefetchu: true, isa.OpTrap: true,
+	isa.OpBrkpt: true, isa.OpCp: true, isa.OpStmatrix: true, isa.OpCall: true, isa.OpNanosleep: true, isa.OpPmevent: true,
+	isa.OpGriddepcontrol: true, isa.OpDiscard: true, isa.OpApplypriority: true, isa.OpSetmaxnreg: true,
+}
+
+// inst is one PTX instruction as the rules read it: gpu/isa's decoded opcode and parsed
+// modifiers (which shadow the ptx.Inst's text), and the parsed operands (Args, Guard,
+// GuardNeg) of the instruction it was decoded from.
+type inst struct {
+	*ptx.Inst
+	Op   isa.Opcode // isa.Inst.Op
+	Mods isa.Mods   // isa.Inst.Mods
+}
+
+// decode returns fn's instructions as gpu/isa decodes them, indexed like fn.Insts.
+func decode(fn *ptx.Func) ([]*inst, error) {
+	p, err := isa.Decode(fn)
+	if err != nil {
+		return nil, fmt.Errorf("ptxas: %s: %w", fn.Name, err)
+	}
+	out := make([]*inst, len(fn.Insts))
+	for i := range out {
+		d := &p.Insts[i]
+		out[i] = &inst{Inst: fn.Insts[i], Op: d.Op, Mods: d.Mods}
+	}
+	return out, nil
 }
 
 // regsOf appends the register names an operand reads (for an address, its base register).
@@ -49,7 +73,7 @@ func regsOf(o ptx.Operand, out []string) []string {
 }
 
 // dests returns the registers an instruction writes.
-func dests(in *ptx.Inst) []string {
+func dests(in *inst) []string {
 	if len(in.Args) == 0 || noDest[in.Op] {
 		return nil
 	}
@@ -61,7 +85,7 @@ func dests(in *ptx.Inst) []string {
 }
 
 // srcs returns the registers an instruction reads (guard included).
-func srcs(in *ptx.Inst) []string {
+func srcs(in *inst) []string {
 	var out []string
 	if in.Guard != "" {
 		out = append(out, in.Guard)
@@ -76,12 +100,16 @@ func srcs(in *ptx.Inst) []string {
 	return out
 }
 
-func newDataflow(mod *ptx.Module, fn *ptx.Func) *dataflow {
-	df := &dataflow{mod: mod, fn: fn, defs: map[string][]int{}, uses: map[string][]int{}, align: map[string]int{}, label: map[string]int{}}
+func newDataflow(mod *ptx.Module, fn *ptx.Func) (*dataflow, error) {
+	in, err := decode(fn)
+	if err != nil {
+		return nil, err
+	}
+	df := &dataflow{mod: mod, fn: fn, defs: map[string][]int{}, uses: map[string][]int{}, align: map[string]int{}, label: map[string]int{}, in: in}
 	for _, lb := range fn.Labels {
 		df.label[lb.Name] = lb.Index
 	}
-	for i, in := range fn.Insts {
+	for i, in := range df.in {
 		for _, r := range dests(in) {
 			df.defs[r] = append(df.defs[r], i)
 		}
@@ -94,7 +122,7 @@ func newDataflow(mod *ptx.Module, fn *ptx.Func) *dataflow {
 	}
 	df.computeAlign()
 	df.computeUniform()
-	return df
+	return df, nil
 }
 
 // computeUniform finds the registers whose value is the same in every lane of a warp:
@@ -107,7 +135,7 @@ func (df *dataflow) computeUniform() {
 	for iter := 0; iter < 20; iter++ {
 		changed := false
 		div := df.divergentRanges()
-		for pc, in := range df.fn.Insts {
+		for pc, in := range df.in {
 			u := df.instUniform(in)
 			for _, d := range dests(in) {
 				// a register also written under a divergent branch differs between the lanes
@@ -130,16 +158,16 @@ func (df *dataflow) computeUniform() {
 func (df *dataflow) divergentRanges() []bool {
 	fn := df.fn
 	out := make([]bool, len(fn.Insts))
-	for pc, in := range fn.Insts {
-		if in.Op != "bra" || in.Guard == "" || df.uniform[in.Guard] || len(in.Args) == 0 {
+	for pc, in := range df.in {
+		if in.Op != isa.OpBra || in.Guard == "" || df.uniform[in.Guard] || len(in.Args) == 0 {
 			continue
 		}
 		tgt, ok := df.label[in.Args[0].Name]
-		if !ok || tgt <= pc || tgt >= len(fn.Insts) || fn.Insts[tgt].Op == "ret" || fn.Insts[tgt].Op == "exit" {
+		if !ok || tgt <= pc || tgt >= len(fn.Insts) || df.in[tgt].Op == isa.OpRet || df.in[tgt].Op == isa.OpExit {
 			continue // lanes that leave do not meet the others again
 		}
 		end := tgt
-		if last := fn.Insts[tgt-1]; last.Op == "bra" && last.Guard == "" && len(last.Args) > 0 {
+		if last := df.in[tgt-1]; last.Op == isa.OpBra && last.Guard == "" && len(last.Args) > 0 {
 			if e, ok := df.label[last.Args[0].Name]; ok && e > tgt {
 				end = e
 			}
@@ -151,16 +179,16 @@ func (df *dataflow) divergentRanges() []bool {
 	return out
 }
 
-func (df *dataflow) instUniform(in *ptx.Inst) bool {
+func (df *dataflow) instUniform(in *inst) bool {
 	if in.Guard != "" && !df.uniform[in.Guard] {
 		return false
 	}
 	switch in.Op {
-	case "ld":
+	case isa.OpLd:
 		if !has(in, "param") {
 			return false
 		}
-	case "mov", "cvta", "cvt", "add", "sub", "mul", "mad", "shl", "shr", "and", "or", "xor", "not", "setp", "selp", "min", "max":
+	case isa.OpMov, isa.OpCvta, isa.OpCvt, isa.OpAdd, isa.OpSub, isa.OpMul, isa.OpMad, isa.OpShl, isa.OpShr, isa.OpAnd, isa.OpOr, isa.OpXor, isa.OpNot, isa.OpSetp, isa.OpSelp, isa.OpMin, isa.OpMax:
 	default:
 		return false
 	}
@@ -190,7 +218,7 @@ func (df *dataflow) instUniform(in *ptx.Inst) bool {
 // users returns the instructions that read the value defined by instruction pc.
 func (df *dataflow) users(pc int) []int {
 	var out []int
-	for _, r := range dests(df.fn.Insts[pc]) {
+	for _, r := range dests(df.in[pc]) {
 		out = append(out, df.uses[r]...)
 	}
 	return out
@@ -205,7 +233,7 @@ func (df *dataflow) def(r string) int {
 }
 
 // srcDef returns the single defining instruction of operand k of in, or -1.
-func (df *dataflow) srcDef(in *ptx.Inst, k int) int {
+func (df *dataflow) srcDef(in *inst, k int) int {
 	if k >= len(in.Args) || in.Args[k].Kind != ptx.OpReg {
 		return -1
 	}
@@ -241,7 +269,7 @@ func (df *dataflow) computeAlign() {
 	}
 	for iter := 0; iter < 20; iter++ {
 		changed := false
-		for _, in := range df.fn.Insts {
+		for _, in := range df.in {
 			ds := dests(in)
 			if len(ds) != 1 {
 				for _, d := range ds {
@@ -290,7 +318,7 @@ func (df *dataflow) opAlign(o ptx.Operand) int {
 }
 
 // instAlign is the alignment of the value one instruction computes.
-func (df *dataflow) instAlign(in *ptx.Inst) int {
+func (df *dataflow) instAlign(in *inst) int {
 	arg := func(k int) int {
 		if k < len(in.Args) {
 			return df.opAlign(in.Args[k])
@@ -298,7 +326,7 @@ func (df *dataflow) instAlign(in *ptx.Inst) int {
 		return 1
 	}
 	switch in.Op {
-	case "ld":
+	case isa.OpLd:
 		// a kernel pointer parameter declared .ptr .align N points to N-aligned memory
 		if has(in, "param") && len(in.Args) > 1 && in.Args[1].Kind == ptx.OpAddr {
 			for _, p := range df.fn.Params {
@@ -308,27 +336,27 @@ func (df *dataflow) instAlign(in *ptx.Inst) int {
 			}
 		}
 		return 1
-	case "mov", "cvta", "cvt":
-		if in.Op == "mov" && len(in.Args) > 1 && in.Args[1].Kind == ptx.OpSpecial {
+	case isa.OpMov, isa.OpCvta, isa.OpCvt:
+		if in.Op == isa.OpMov && len(in.Args) > 1 && in.Args[1].Kind == ptx.OpSpecial {
 			return 1
 		}
 		return arg(1)
-	case "add", "sub":
+	case isa.OpAdd, isa.OpSub:
 		return min(arg(1), arg(2))
-	case "mul":
+	case isa.OpMul:
 		return min(alignTop, arg(1)*arg(2))
-	case "mad":
+	case isa.OpMad:
 		return min(min(alignTop, arg(1)*arg(2)), arg(3))
-	case "shl":
+	case isa.OpShl:
 		if len(in.Args) > 2 && in.Args[2].Kind == ptx.OpImm {
 			return min(alignTop, arg(1)<<uint(min(30, in.Args[2].Imm)))
 		}
 		return 1
-	case "and":
+	case isa.OpAnd:
 		// x & mask keeps at least the mask's alignment; a low-bit clearing mask gives more
 		a := max(arg(1), arg(2))
 		return a
-	case "or", "xor":
+	case isa.OpOr, isa.OpXor:
 		return min(arg(1), arg(2))
 	}
 	return 1
@@ -360,14 +388,13 @@ func (df *dataflow) lookupVar(name string) *ptx.Var {
 
 // has reports whether in carries modifier m (a word of gpu/isa's parsed Mods, "shared"
 // matching "shared::cta" too, or a type name).
-func has(in *ptx.Inst, m string) bool {
-	md := isa.ParseMods(in.Mods)
-	for _, x := range md.Words {
+func has(in *inst, m string) bool {
+	for _, x := range in.Mods.Words {
 		if x == m || strings.HasPrefix(x, m+"::") {
 			return true
 		}
 	}
-	for _, t := range md.Types {
+	for _, t := range in.Mods.Types {
 		if t.String() == m {
 			return true
 		}
@@ -377,7 +404,7 @@ func has(in *ptx.Inst, m string) bool {
 
 // typ returns the instruction's type (gpu/isa's Mods.Type: the last type modifier) by name
 // ("f32", "u64", ...), "" if none.
-func typ(in *ptx.Inst) string { return isa.ParseMods(in.Mods).Type.String() }
+func typ(in *inst) string { return in.Mods.Type.String() }
 
 // is64 reports whether t is a 64-bit type name.
 func is64(t string) bool { return strings.HasSuffix(t, "64") }

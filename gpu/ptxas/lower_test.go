@@ -1,10 +1,14 @@
 package ptxas
 
 import (
+	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/kernelscope/kernelscope/gpu/ptx"
+	"github.com/kernelscope/kernelscope/internal/golden"
 )
 
 func lowerSrc(t *testing.T, src, arch string) (*ptx.Func, *Lowering) {
@@ -162,4 +166,142 @@ func TestUnknownArch(t *testing.T) {
 	if _, err := Lower(m, m.Funcs[0], "gfx90a"); err == nil || !strings.Contains(err.Error(), "gfx90a") {
 		t.Errorf("got %v, want an error naming the architecture", err)
 	}
+}
+
+// TestNounrollPragma: ptxas unrolls a counted loop 4x again (the back edge issues once per 4
+// trips), but not one nvcc marked `.pragma "nounroll";` (#pragma unroll 1; held-out
+// iso4_uniform_loop).
+func TestNounrollPragma(t *testing.T) {
+	loop := func(pragma string) string {
+		return `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 p, .param .u32 n)
+{
+	.reg .b32 %r<8>;
+	.reg .f32 %f<4>;
+	.reg .b64 %rd<4>;
+	.reg .pred %p<2>;
+	ld.param.u64 %rd1, [p];
+	ld.param.u32 %r1, [n];
+	cvta.to.global.u64 %rd2, %rd1;
+	mov.u32 %r2, 0;
+	mov.f32 %f1, 0f00000000;
+$L__BB0_1:
+` + pragma + `
+	ld.global.f32 %f2, [%rd2];
+	add.f32 %f1, %f1, %f2;
+	add.s64 %rd2, %rd2, 4;
+	add.s32 %r2, %r2, 1;
+	setp.lt.s32 %p1, %r2, %r1;
+	@%p1 bra $L__BB0_1;
+	st.global.f32 [%rd2], %f1;
+	ret;
+}
+`
+	}
+	back := func(fn *ptx.Func, l *Lowering) float64 {
+		for i, in := range fn.Insts {
+			if in.Op == "bra" && in.Guard != "" {
+				return l.Insts[i].Issue
+			}
+		}
+		t.Fatal("no back edge")
+		return 0
+	}
+	if fn, l := lowerSrc(t, loop(""), "sm_90"); back(fn, l) != 0.25 {
+		t.Errorf("counted loop: back edge issues %v per trip, want 0.25 (re-unrolled 4x)", back(fn, l))
+	}
+	if fn, l := lowerSrc(t, loop(`	.pragma "nounroll";`), "sm_90"); back(fn, l) != 1 {
+		t.Errorf("nounroll loop: back edge issues %v per trip, want 1", back(fn, l))
+	}
+}
+
+// TestFromSASSTimingKeepsTotal: built from a listing, the timing stream's whole slots add up
+// to the listing's SASS count (the fractions a line's SASS is shared out in are carried).
+func TestFromSASSTimingKeepsTotal(t *testing.T) {
+	n := 0
+	for _, base := range []string{"vector_add", "saxpy", "transpose", "reduce", "matmul_tiled", "histogram", "divergence", "scan"} {
+		p := filepath.Join(golden.Dir(), "ptx", base+".sm_90.ptx")
+		lst := listingFor(t, p)
+		if lst == nil {
+			continue
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := ptx.Parse(p, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prog, err := LowerModuleFromSASS(m, "sm_90", lst)
+		if err != nil {
+			t.Fatalf("%s: %v", base, err)
+		}
+		for name, l := range prog.Funcs {
+			sum := 0
+			for _, ti := range l.TimingIssues() {
+				sum += ti.Slots
+			}
+			if want := int(math.Round(l.Static())); sum != want {
+				t.Errorf("%s %s: timing slots add up to %d, the listing's count is %d", base, name, sum, want)
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatal("no golden listing found")
+	}
+}
+
+// TestPairHalves: two f16 adds of the halves of the same vector loads issue as one HFMA2
+// when their results are stored together, and as HFMA2 + PRMT when stored apart
+// (iso5_h2_add_split).
+func TestPairHalves(t *testing.T) {
+	src := func(store string) string {
+		return `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 p)
+{
+	.reg .b16 %rs<12>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [p];
+	cvta.to.global.u64 %rd2, %rd1;
+	ld.global.v2.u16 {%rs1, %rs2}, [%rd2];
+	ld.global.v2.u16 {%rs3, %rs4}, [%rd2+4];
+	add.f16 %rs5, %rs2, %rs4;
+	add.f16 %rs6, %rs1, %rs3;
+` + store + `
+	ret;
+}
+`
+	}
+	issue := func(fn *ptx.Func, l *Lowering) (out []float64) {
+		for i, in := range fn.Insts {
+			if in.Op == "add" {
+				out = append(out, l.Insts[i].Issue)
+			}
+		}
+		return out
+	}
+	if fn, l := lowerSrc(t, src("\tst.global.v2.u16 [%rd2+8], {%rs6, %rs5};"), "sm_90"); !equalF(issue(fn, l), []float64{1, 0}) {
+		t.Errorf("paired halves stored together: issues %v, want [1 0]", issue(fn, l))
+	}
+	if fn, l := lowerSrc(t, src("\tst.global.u16 [%rd2+8], %rs6;\n\tst.global.u16 [%rd2+12], %rs5;"), "sm_90"); !equalF(issue(fn, l), []float64{2, 0}) {
+		t.Errorf("halves stored apart: issues %v, want [2 0]", issue(fn, l))
+	}
+}
+
+func equalF(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }

@@ -2,6 +2,7 @@ package ptxas
 
 import (
 	"fmt"
+	"github.com/kernelscope/kernelscope/gpu/isa"
 	"sort"
 
 	"github.com/kernelscope/kernelscope/gpu/ptx"
@@ -30,7 +31,7 @@ type memCand struct {
 
 // merge finds the merge groups of the function and updates the issue counts.
 func (lw *lowerer) merge() {
-	fn, df := lw.fn, lw.df
+	df := lw.df
 	var run []memCand
 	// take removes the candidates for which drop holds and merges what they can form
 	take := func(drop func(c memCand) bool) {
@@ -47,20 +48,20 @@ func (lw *lowerer) merge() {
 	}
 	all := func(memCand) bool { return true }
 	lastBlock := -1
-	for pc, in := range fn.Insts {
+	for pc, in := range lw.df.in {
 		if b := df.block(pc); b != lastBlock {
 			take(all)
 			lastBlock = b
 		}
 		switch in.Op {
-		case "bar", "barrier", "membar", "fence", "atom", "red", "call":
+		case isa.OpBar, isa.OpBarrier, isa.OpMembar, isa.OpFence, isa.OpAtom, isa.OpRed, isa.OpCall:
 			take(all)
 			continue
 		}
-		if in.Op == "ld" || in.Op == "st" {
+		if in.Op == isa.OpLd || in.Op == isa.OpSt {
 			// a store ends the runs of loads from its space and a load those of stores
 			sp := space(in)
-			take(func(c memCand) bool { return spaceOf(c) == sp && lw.fn.Insts[c.pc].Op != in.Op })
+			take(func(c memCand) bool { return spaceOf(c) == sp && lw.df.in[c.pc].Op != in.Op })
 			if c, ok := lw.candidate(pc, in, lastBlock); ok {
 				run = append(run, c)
 			}
@@ -80,7 +81,7 @@ func spaceOf(c memCand) string {
 	return "global"
 }
 
-func space(in *ptx.Inst) string {
+func space(in *inst) string {
 	if has(in, "shared") {
 		return "shared"
 	}
@@ -88,8 +89,8 @@ func space(in *ptx.Inst) string {
 }
 
 // candidate reports whether in is a scalar shared/global load or store through [reg+imm].
-func (lw *lowerer) candidate(pc int, in *ptx.Inst, block int) (memCand, bool) {
-	if in.Op != "ld" && in.Op != "st" {
+func (lw *lowerer) candidate(pc int, in *inst, block int) (memCand, bool) {
+	if in.Op != isa.OpLd && in.Op != isa.OpSt {
 		return memCand{}, false
 	}
 	if has(in, "volatile") || has(in, "v2") || has(in, "v4") || has(in, "v8") || has(in, "param") || has(in, "local") || has(in, "const") {
@@ -182,7 +183,7 @@ func (lw *lowerer) mergeRun(run []memCand) {
 				if !ok {
 					continue
 				}
-				g := Group{Leader: c.pc, Bytes: int(bytes), Space: spaceOf(c), Op: lw.fn.Insts[c.pc].Op}
+				g := Group{Leader: c.pc, Bytes: int(bytes), Space: spaceOf(c), Op: lw.df.in[c.pc].Op.String()}
 				for i := int64(0); i < n; i++ {
 					m := at[c.off+i*w]
 					used[c.off+i*w] = true

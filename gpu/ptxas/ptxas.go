@@ -76,6 +76,10 @@ type Inst struct {
 type TimingIssue struct {
 	Slots int
 	Pipes [NumPipes]int
+	// Pred is, for a member of an if-converted region, the PTX instruction index of the
+	// converted branch (every warp that reaches it issues the whole region, predicated);
+	// -1 otherwise.
+	Pred int
 }
 
 // Group is a set of adjacent PTX memory accesses that ptxas merges into one SASS instruction.
@@ -99,6 +103,9 @@ type Lowering struct {
 	// stack-pointer load LDC R1, c[0x28]; the global memory descriptor ULDC.64).
 	Entry      float64
 	EntryPipes [NumPipes]float64
+	// pred[i] is the if-converted branch whose predicated region holds instruction i, -1 if
+	// none (nil when the lowering comes from a listing)
+	pred []int
 }
 
 // IssueCounts returns the SASS issue count of each PTX instruction, rounded to whole
@@ -121,9 +128,12 @@ func (l *Lowering) IssueCounts() []int {
 
 // TimingIssues returns, per PTX instruction, its own SASS instructions rounded to whole ones
 // (an instruction issued once per 4 trips of a loop ptxas unrolled counts 0), with the entry
-// cost on PC 0.
+// cost on PC 0. From a listing, where a line's SASS is shared out in fractions over its PTX
+// instructions, the rounding is carried from one instruction to the next so that the
+// function's total is kept.
 func (l *Lowering) TimingIssues() []TimingIssue {
 	out := make([]TimingIssue, len(l.Insts))
+	carry := 0.0
 	for i, in := range l.Insts {
 		slots, pipes := in.Slots, in.SlotPipes
 		if i == 0 {
@@ -133,7 +143,14 @@ func (l *Lowering) TimingIssues() []TimingIssue {
 			}
 		}
 		n := int(slots + 0.5)
-		out[i].Slots = n
+		if l.Source == FromSASS {
+			n = max(int(slots+carry+0.5), 0)
+			carry += slots - float64(n)
+		}
+		out[i].Slots, out[i].Pred = n, -1
+		if i < len(l.pred) {
+			out[i].Pred = l.pred[i]
+		}
 		left := n
 		for p, v := range pipes {
 			k := min(int(v*float64(n)/max(slots, 1e-9)+0.5), left)
@@ -164,7 +181,10 @@ func Lower(mod *ptx.Module, fn *ptx.Func, arch string) (*Lowering, error) {
 		return nil, err
 	}
 	l := &Lowering{Func: fn.Name, Arch: arch, Source: Modelled, Insts: make([]Inst, len(fn.Insts))}
-	df := newDataflow(mod, fn)
+	df, err := newDataflow(mod, fn)
+	if err != nil {
+		return nil, err
+	}
 	rules := &lowerer{fn: fn, df: df, gen: gen, l: l, seen: map[string]bool{}, inOpen: make([]bool, len(fn.Insts)), flex: make([][2]float64, len(fn.Insts)), predBy: make([]int, len(fn.Insts)), paramAt: map[int]int{}, divergent: df.divergentRanges()}
 	for i := range rules.predBy {
 		rules.predBy[i] = -1
@@ -172,6 +192,7 @@ func Lower(mod *ptx.Module, fn *ptx.Func, arch string) (*Lowering, error) {
 	if err := rules.run(); err != nil {
 		return nil, err
 	}
+	l.pred = rules.predBy
 	return l, nil
 }
 

@@ -133,8 +133,8 @@ func (lw *lowerer) run() error {
 		l.Insts[i].Group = -1
 	}
 	global := false
-	for pc, in := range fn.Insts {
-		if (in.Op == "ld" || in.Op == "st" || in.Op == "atom" || in.Op == "red") && !has(in, "shared") && !has(in, "param") && !has(in, "local") && !has(in, "const") {
+	for pc, in := range lw.df.in {
+		if (in.Op == isa.OpLd || in.Op == isa.OpSt || in.Op == isa.OpAtom || in.Op == isa.OpRed) && !has(in, "shared") && !has(in, "param") && !has(in, "local") && !has(in, "const") {
 			global = true
 		}
 		lw.inst(pc, in)
@@ -161,6 +161,7 @@ func (lw *lowerer) run() error {
 	}
 	lw.pairZeros()
 	lw.merge()
+	lw.pairHalves()
 	lw.ifConvert()
 	lw.rematParams()
 	lw.pointerCopies()
@@ -183,7 +184,7 @@ func (lw *lowerer) uniformPath() {
 	if lw.gen < 75 {
 		return
 	}
-	fn, l := lw.fn, lw.l
+	l := lw.l
 	inDivLoop := lw.divergentLoops()
 	ok := func(pc int) bool {
 		return lw.predBy[pc] < 0 && !lw.divergent[pc] && !inDivLoop[pc]
@@ -210,9 +211,9 @@ func (lw *lowerer) uniformPath() {
 		}
 		in.Why += " (uniform datapath: S2UR, UMOV, ULEA)"
 	}
-	for pc, in := range fn.Insts {
+	for pc, in := range lw.df.in {
 		switch in.Op {
-		case "add", "sub", "shl", "shr", "mul", "mad", "and", "or", "xor", "not", "mov":
+		case isa.OpAdd, isa.OpSub, isa.OpShl, isa.OpShr, isa.OpMul, isa.OpMad, isa.OpAnd, isa.OpOr, isa.OpXor, isa.OpNot, isa.OpMov:
 		default:
 			continue
 		}
@@ -220,7 +221,7 @@ func (lw *lowerer) uniformPath() {
 		if strings.HasPrefix(t, "f") || t == "pred" || !ok(pc) || !lw.df.instUniform(in) {
 			continue
 		}
-		if in.Op == "mov" && (len(in.Args) < 2 || in.Args[1].Kind == ptx.OpSpecial || lw.df.isSharedSym(in.Args[1])) {
+		if in.Op == isa.OpMov && (len(in.Args) < 2 || in.Args[1].Kind == ptx.OpSpecial || lw.df.isSharedSym(in.Args[1])) {
 			continue
 		}
 		d := dests(in)
@@ -233,7 +234,7 @@ func (lw *lowerer) uniformPath() {
 			continue
 		}
 		to, name := PipeUniform, "UIADD3/USHF/UIMAD/ULOP3"
-		if in.Op == "mov" {
+		if in.Op == isa.OpMov {
 			to, name = PipeOther, "UMOV"
 		}
 		e.Pipes[PipeALU], e.Pipes[PipeFMA] = 0, 0
@@ -252,11 +253,11 @@ func (lw *lowerer) uniformPath() {
 // (nvb_derivative_x's row offset tid.y*288 + window) wants it in a vector register.
 func (lw *lowerer) windowUniform(pc int) bool {
 	for _, u := range lw.df.users(pc) {
-		in := lw.fn.Insts[u]
+		in := lw.df.in[u]
 		switch {
 		case isMemOp(in):
-		case in.Op == "add" && len(in.Args) > 2 && in.Args[1].Kind == ptx.OpReg && in.Args[2].Kind == ptx.OpReg:
-		case in.Op == "mov":
+		case in.Op == isa.OpAdd && len(in.Args) > 2 && in.Args[1].Kind == ptx.OpReg && in.Args[2].Kind == ptx.OpReg:
+		case in.Op == isa.OpMov:
 		default:
 			return false
 		}
@@ -273,8 +274,8 @@ func (lw *lowerer) launchDerived(r string, depth int) bool {
 		return false
 	}
 	for _, d := range lw.df.defs[r] {
-		in := lw.fn.Insts[d]
-		if in.Op == "ld" {
+		in := lw.df.in[d]
+		if in.Op == isa.OpLd {
 			return false
 		}
 		for k := 1; k < len(in.Args); k++ {
@@ -291,11 +292,11 @@ func (lw *lowerer) launchDerived(r string, depth int) bool {
 // ordered setp (ISETP's first operand is a vector register), so that ptxas keeps it in one.
 func (lw *lowerer) vectorOnly(r string) bool {
 	for _, u := range lw.df.uses[r] {
-		in := lw.fn.Insts[u]
-		if in.Op == "shl" && len(in.Args) > 2 && in.Args[2].Kind == ptx.OpImm && lw.usedOnlyBy(u, isAdd32) {
+		in := lw.df.in[u]
+		if in.Op == isa.OpShl && len(in.Args) > 2 && in.Args[2].Kind == ptx.OpImm && lw.usedOnlyBy(u, isAdd32) {
 			return true // the shifted operand of LEA/IMAD is a vector register (reduce_sequential's s*4)
 		}
-		if in.Op != "setp" || len(in.Args) < 3 {
+		if in.Op != isa.OpSetp || len(in.Args) < 3 {
 			continue
 		}
 		if isImm(in.Args[1]) && !isZero(in.Args[1]) || isImm(in.Args[2]) && !isZero(in.Args[2]) {
@@ -320,8 +321,8 @@ func (lw *lowerer) vectorOnly(r string) bool {
 func (lw *lowerer) divergentLoops() []bool {
 	fn := lw.fn
 	out := make([]bool, len(fn.Insts))
-	for j, in := range fn.Insts {
-		if in.Op != "bra" || len(in.Args) == 0 || in.Guard == "" || lw.df.uniform[in.Guard] {
+	for j, in := range lw.df.in {
+		if in.Op != isa.OpBra || len(in.Args) == 0 || in.Guard == "" || lw.df.uniform[in.Guard] {
 			continue
 		}
 		if t, ok := lw.df.label[in.Args[0].Name]; ok && t <= j {
@@ -339,9 +340,9 @@ func (lw *lowerer) divergentLoops() []bool {
 // half is copied back at the loop head (iso3_loop_u64: IMAD.MOV.U32 R4, RZ, RZ, R8 per trip;
 // not iso3_loop_i32, whose offsets are all non-negative and whose pointer steps in place).
 func (lw *lowerer) pointerCopies() {
-	fn, l := lw.fn, lw.l
-	for pc, in := range fn.Insts {
-		if in.Op != "add" || !is64(typ(in)) || len(in.Args) < 3 || in.Args[2].Kind != ptx.OpImm ||
+	l := lw.l
+	for pc, in := range lw.df.in {
+		if in.Op != isa.OpAdd || !is64(typ(in)) || len(in.Args) < 3 || in.Args[2].Kind != ptx.OpImm ||
 			in.Args[0].Kind != ptx.OpReg || in.Args[1].Kind != ptx.OpReg || in.Args[0].Name != in.Args[1].Name {
 			continue
 		}
@@ -354,7 +355,7 @@ func (lw *lowerer) pointerCopies() {
 		// (lcp_scan_v1: rd4 = rd17 + 12, loads at [rd4-4] ... [rd4-12])
 		bases := map[string]int64{p: 0}
 		for _, u := range lw.df.uses[p] {
-			if x := fn.Insts[u]; u >= h && u < pc && x.Op == "add" && is64(typ(x)) && len(x.Args) > 2 &&
+			if x := lw.df.in[u]; u >= h && u < pc && x.Op == isa.OpAdd && is64(typ(x)) && len(x.Args) > 2 &&
 				x.Args[1].Kind == ptx.OpReg && x.Args[1].Name == p && x.Args[2].Kind == ptx.OpImm && x.Args[0].Kind == ptx.OpReg && len(lw.df.defs[x.Args[0].Name]) == 1 {
 				bases[x.Args[0].Name] = x.Args[2].Imm
 			}
@@ -365,7 +366,7 @@ func (lw *lowerer) pointerCopies() {
 				if u < h || u > pc {
 					continue
 				}
-				for _, a := range fn.Insts[u].Args {
+				for _, a := range lw.df.in[u].Args {
 					if a.Kind == ptx.OpAddr && a.BaseReg && a.Name == b && a.Imm < 0 && off >= 0 {
 						below = true
 					}
@@ -391,10 +392,10 @@ func (lw *lowerer) pointerCopies() {
 // LDC.64 (lcp_reduction_*'s four guarded loads per grid-stride trip: four @!Pn LDC.64; the
 // golden reduce kernels' single guarded first load) and the load at its first use goes.
 func (lw *lowerer) rematParams() {
-	fn, l, df := lw.fn, lw.l, lw.df
+	l, df := lw.l, lw.df
 	for pc, at := range lw.paramAt {
 		regs := map[string]bool{}
-		for _, d := range dests(fn.Insts[pc]) {
+		for _, d := range dests(lw.df.in[pc]) {
 			regs[d] = true
 		}
 		var users []int
@@ -403,7 +404,7 @@ func (lw *lowerer) rematParams() {
 			changed = false
 			for r := range regs {
 				for _, u := range df.uses[r] {
-					if in := fn.Insts[u]; in.Op == "cvta" || in.Op == "mov" && len(in.Args) > 1 && in.Args[1].Kind == ptx.OpReg {
+					if in := lw.df.in[u]; in.Op == isa.OpCvta || in.Op == isa.OpMov && len(in.Args) > 1 && in.Args[1].Kind == ptx.OpReg {
 						for _, d := range dests(in) {
 							if !regs[d] {
 								regs[d], changed = true, true
@@ -415,7 +416,7 @@ func (lw *lowerer) rematParams() {
 		}
 		for r := range regs {
 			for _, u := range df.uses[r] {
-				if in := fn.Insts[u]; in.Op == "cvta" || in.Op == "mov" {
+				if in := lw.df.in[u]; in.Op == isa.OpCvta || in.Op == isa.OpMov {
 					continue
 				}
 				users = append(users, u)
@@ -510,27 +511,30 @@ func (lw *lowerer) balance() {
 // the back edge, and pointer increments by an immediate, are issued once per 4 trips.
 func (lw *lowerer) unrollCounted() {
 	fn, l, df := lw.fn, lw.l, lw.df
-	for j, in := range fn.Insts {
-		if in.Op != "bra" || in.Guard == "" || len(in.Args) == 0 {
+	for j, in := range lw.df.in {
+		if in.Op != isa.OpBra || in.Guard == "" || len(in.Args) == 0 {
 			continue
 		}
 		t, ok := df.label[in.Args[0].Name]
 		if !ok || t > j {
 			continue
 		}
-		body := fn.Insts[t:j]
+		if nounroll(fn, t, j) {
+			continue // #pragma unroll 1: ptxas keeps the loop rolled (iso4_uniform_loop)
+		}
+		body := lw.df.in[t:j]
 		ok = true
 		for k, b := range body {
 			switch {
-			case b.Op == "bra" && len(b.Args) > 0:
+			case b.Op == isa.OpBra && len(b.Args) > 0:
 				if tt, found := df.label[b.Args[0].Name]; found && tt <= t+k {
 					ok = false // not innermost
 				} else if found && b.Guard != "" && tt <= j {
 					ok = false // a conditional region in the body (scan_v1's guarded loads; iso3_loop_guard_ld)
 				}
-			case b.Op == "bar" || b.Op == "barrier" || b.Op == "call":
+			case b.Op == isa.OpBar || b.Op == isa.OpBarrier || b.Op == isa.OpCall:
 				ok = false
-			case b.Op == "and" && len(b.Args) > 2 && b.Args[2].Kind == ptx.OpImm:
+			case b.Op == isa.OpAnd && len(b.Args) > 2 && b.Args[2].Kind == ptx.OpImm:
 				ok = false
 			}
 		}
@@ -539,31 +543,31 @@ func (lw *lowerer) unrollCounted() {
 		}
 		// the exit test: setp on a counter stepped by an immediate inside the loop
 		sp := df.def(in.Guard)
-		if sp < t || sp >= j || fn.Insts[sp].Op != "setp" || is64(typ(fn.Insts[sp])) {
+		if sp < t || sp >= j || lw.df.in[sp].Op != isa.OpSetp || is64(typ(lw.df.in[sp])) {
 			continue // a 64-bit counter stays as nvcc unrolled it (row_sums; iso3_loop_u64)
 		}
 		counted, remainder := false, false
 		var step []int
-		for _, a := range fn.Insts[sp].Args[1:] {
+		for _, a := range lw.df.in[sp].Args[1:] {
 			if a.Kind != ptx.OpReg {
 				continue
 			}
 			for _, d := range df.defs[a.Name] {
-				di := fn.Insts[d]
-				if d >= t && d < j && (di.Op == "add" || di.Op == "sub") && len(di.Args) > 2 && di.Args[2].Kind == ptx.OpImm {
+				di := lw.df.in[d]
+				if d >= t && d < j && (di.Op == isa.OpAdd || di.Op == isa.OpSub) && len(di.Args) > 2 && di.Args[2].Kind == ptx.OpImm {
 					counted = true
 					step = append(step, d)
 				}
-				if d >= t && d < j && (di.Op == "add" || di.Op == "sub") && len(di.Args) > 2 && di.Args[2].Kind == ptx.OpReg {
+				if d >= t && d < j && (di.Op == isa.OpAdd || di.Op == isa.OpSub) && len(di.Args) > 2 && di.Args[2].Kind == ptx.OpReg {
 					// a counter reached through an add of another stepped register
 					for _, d2 := range df.defs[di.Args[2].Name] {
-						if x := fn.Insts[d2]; d2 >= t && d2 < j && (x.Op == "add" || x.Op == "sub") && len(x.Args) > 2 && x.Args[2].Kind == ptx.OpImm {
+						if x := lw.df.in[d2]; d2 >= t && d2 < j && (x.Op == isa.OpAdd || x.Op == isa.OpSub) && len(x.Args) > 2 && x.Args[2].Kind == ptx.OpImm {
 							counted = true
 							step = append(step, d, d2)
 						}
 					}
 				}
-				if d < t && di.Op == "and" && len(di.Args) > 2 && di.Args[2].Kind == ptx.OpImm && di.Args[2].Imm > 0 && di.Args[2].Imm < 8 {
+				if d < t && di.Op == isa.OpAnd && len(di.Args) > 2 && di.Args[2].Kind == ptx.OpImm && di.Args[2].Imm > 0 && di.Args[2].Imm < 8 {
 					remainder = true
 				}
 			}
@@ -586,13 +590,24 @@ func (lw *lowerer) unrollCounted() {
 			quarter(k)
 		}
 		for k := t; k < j; k++ {
-			b := fn.Insts[k]
-			if (b.Op == "add" || b.Op == "sub") && is64(typ(b)) && len(b.Args) > 2 && b.Args[2].Kind == ptx.OpImm &&
+			b := lw.df.in[k]
+			if (b.Op == isa.OpAdd || b.Op == isa.OpSub) && is64(typ(b)) && len(b.Args) > 2 && b.Args[2].Kind == ptx.OpImm &&
 				b.Args[0].Kind == ptx.OpReg && b.Args[1].Kind == ptx.OpReg && b.Args[0].Name == b.Args[1].Name {
 				quarter(k)
 			}
 		}
 	}
+}
+
+// nounroll reports whether the loop of instructions [head, back] carries nvcc's
+// `.pragma "nounroll";` (CUDA's #pragma unroll 1), which ptxas honours.
+func nounroll(fn *ptx.Func, head, back int) bool {
+	for k, pr := range fn.Pragmas {
+		if pr == "nounroll" && k < len(fn.PragmaIndex) && fn.PragmaIndex[k] >= head && fn.PragmaIndex[k] <= back {
+			return true
+		}
+	}
+	return false
 }
 
 // maxPredicated is the largest region (SASS instructions) ptxas was seen to predicate
@@ -624,26 +639,26 @@ func (lw *lowerer) ifConvert() {
 		var f facts
 		f.ok = true
 		for i := a; i < b; i++ {
-			in := fn.Insts[i]
+			in := lw.df.in[i]
 			if i > a && labelAt[i] {
 				f.ok = false
 			}
 			global := !has(in, "shared") && !has(in, "param") && !has(in, "const") && !has(in, "local")
 			switch in.Op {
-			case "bra", "brx", "ret", "exit", "bar", "barrier", "call", "atom", "red", "trap", "shfl", "vote", "membar", "fence":
+			case isa.OpBra, isa.OpBrx, isa.OpRet, isa.OpExit, isa.OpBar, isa.OpBarrier, isa.OpCall, isa.OpAtom, isa.OpRed, isa.OpTrap, isa.OpShfl, isa.OpVote, isa.OpMembar, isa.OpFence:
 				f.ok = false
-			case "ld", "ldu":
+			case isa.OpLd, isa.OpLdu:
 				if global {
 					f.gload = true
 				} else {
 					f.other = true
 				}
-			case "st":
+			case isa.OpSt:
 				if global {
 					f.gstore = true
 				}
 				f.other = true
-			case "cvta", "mul", "add", "mov", "cvt", "shl":
+			case isa.OpCvta, isa.OpMul, isa.OpAdd, isa.OpMov, isa.OpCvt, isa.OpShl:
 			default:
 				f.other = true
 			}
@@ -657,8 +672,8 @@ func (lw *lowerer) ifConvert() {
 		}
 		return c
 	}
-	for pc, in := range fn.Insts {
-		if in.Op != "bra" || in.Guard == "" || has(in, "uni") || len(in.Args) == 0 {
+	for pc, in := range lw.df.in {
+		if in.Op != isa.OpBra || in.Guard == "" || has(in, "uni") || len(in.Args) == 0 {
 			continue
 		}
 		tgt, ok := lw.df.label[in.Args[0].Name]
@@ -668,14 +683,14 @@ func (lw *lowerer) ifConvert() {
 		var arms [][2]int // the predicated ranges
 		var jumps []int   // unconditional jumps of a diamond (laid out away)
 		hi := tgt
-		if nx := fn.Insts[pc+1]; tgt == pc+2 && nx.Op == "bra" && nx.Guard == "" && len(nx.Args) > 0 {
+		if nx := lw.df.in[pc+1]; tgt == pc+2 && nx.Op == isa.OpBra && nx.Guard == "" && len(nx.Args) > 0 {
 			// nvcc's diamond: @p bra A; bra.uni B; A: then; bra.uni C; B: else; C:
 			b, ok1 := lw.df.label[nx.Args[0].Name]
 			if !ok1 || b <= tgt {
 				continue
 			}
-			last := fn.Insts[b-1]
-			if last.Op != "bra" || last.Guard != "" || len(last.Args) == 0 {
+			last := lw.df.in[b-1]
+			if last.Op != isa.OpBra || last.Guard != "" || len(last.Args) == 0 {
 				continue
 			}
 			c, ok2 := lw.df.label[last.Args[0].Name]
@@ -683,7 +698,7 @@ func (lw *lowerer) ifConvert() {
 				continue
 			}
 			arms, jumps, hi = [][2]int{{tgt, b - 1}, {b, c}}, []int{pc + 1, b - 1}, c
-		} else if last := fn.Insts[tgt-1]; last.Op == "bra" && last.Guard == "" && len(last.Args) > 0 {
+		} else if last := lw.df.in[tgt-1]; last.Op == isa.OpBra && last.Guard == "" && len(last.Args) > 0 {
 			// if/else: the then-arm ends with a jump over the else-arm
 			e, ok := lw.df.label[last.Args[0].Name]
 			if !ok || e <= tgt {
@@ -747,26 +762,26 @@ func (lw *lowerer) feedsStoreOrShuffle(arms [][2]int, hi int) bool {
 	loaded := map[string]bool{}
 	for _, a := range arms {
 		for i := a[0]; i < a[1]; i++ {
-			for _, d := range dests(lw.fn.Insts[i]) {
+			for _, d := range dests(lw.df.in[i]) {
 				loaded[d] = true
 			}
 		}
 	}
 	for i := hi; i < len(lw.fn.Insts); i++ {
-		in := lw.fn.Insts[i]
+		in := lw.df.in[i]
 		for _, r := range srcs(in) {
 			if !loaded[r] {
 				continue
 			}
-			if in.Op == "mov" && len(in.Args) > 1 && in.Args[1].Kind == ptx.OpReg {
+			if in.Op == isa.OpMov && len(in.Args) > 1 && in.Args[1].Kind == ptx.OpReg {
 				for _, d := range dests(in) { // a register move (mov.b32 of a float) is transparent
 					loaded[d] = true
 				}
 				break
 			}
-			return in.Op == "st" || in.Op == "shfl"
+			return in.Op == isa.OpSt || in.Op == isa.OpShfl
 		}
-		if in.Op == "bra" || in.Op == "ret" || in.Op == "exit" {
+		if in.Op == isa.OpBra || in.Op == isa.OpRet || in.Op == isa.OpExit {
 			return false
 		}
 	}
@@ -776,13 +791,13 @@ func (lw *lowerer) feedsStoreOrShuffle(arms [][2]int, hi int) bool {
 // setpOperands reports whether both operands of the predicate and/or at pc are compares
 // (setp) used by nothing else.
 func (lw *lowerer) setpOperands(pc int) bool {
-	in := lw.fn.Insts[pc]
+	in := lw.df.in[pc]
 	if len(in.Args) != 3 {
 		return false
 	}
 	for k := 1; k <= 2; k++ {
 		d := lw.df.srcDef(in, k)
-		if d < 0 || lw.fn.Insts[d].Op != "setp" || len(lw.df.users(d)) != 1 {
+		if d < 0 || lw.df.in[d].Op != isa.OpSetp || len(lw.df.users(d)) != 1 {
 			return false
 		}
 	}
@@ -792,8 +807,8 @@ func (lw *lowerer) setpOperands(pc int) bool {
 // maskTest reports whether pc is setp.eq/ne of an and-with-immediate against 0 whose only
 // user is this compare: ptxas writes the predicate with the LOP3 itself.
 func (lw *lowerer) maskTest(pc int) bool {
-	in := lw.fn.Insts[pc]
-	if in.Op != "setp" || len(in.Args) != 3 || (!has(in, "eq") && !has(in, "ne")) || is64(typ(in)) || strings.HasPrefix(typ(in), "f") {
+	in := lw.df.in[pc]
+	if in.Op != isa.OpSetp || len(in.Args) != 3 || (!has(in, "eq") && !has(in, "ne")) || is64(typ(in)) || strings.HasPrefix(typ(in), "f") {
 		return false
 	}
 	if a := in.Args[2]; a.Kind != ptx.OpImm || a.Imm != 0 {
@@ -803,39 +818,39 @@ func (lw *lowerer) maskTest(pc int) bool {
 	if d < 0 {
 		return false
 	}
-	u := lw.fn.Insts[d]
-	return u.Op == "and" && !is64(typ(u)) && len(u.Args) > 2 && u.Args[2].Kind == ptx.OpImm && len(lw.df.users(d)) == 1
+	u := lw.df.in[d]
+	return u.Op == isa.OpAnd && !is64(typ(u)) && len(u.Args) > 2 && u.Args[2].Kind == ptx.OpImm && len(lw.df.users(d)) == 1
 }
 
 // usedOnlyBy reports whether every user of pc's result satisfies ok (false when unused).
-func (lw *lowerer) usedOnlyBy(pc int, ok func(u *ptx.Inst) bool) bool {
+func (lw *lowerer) usedOnlyBy(pc int, ok func(u *inst) bool) bool {
 	us := lw.df.users(pc)
 	if len(us) == 0 {
 		return false
 	}
 	for _, u := range us {
-		if !ok(lw.fn.Insts[u]) {
+		if !ok(lw.df.in[u]) {
 			return false
 		}
 	}
 	return true
 }
 
-func isAdd64(u *ptx.Inst) bool { return (u.Op == "add" || u.Op == "sub") && is64(typ(u)) }
-func isAdd32(u *ptx.Inst) bool {
-	return u.Op == "add" && !is64(typ(u)) && !strings.HasPrefix(typ(u), "f")
+func isAdd64(u *inst) bool { return (u.Op == isa.OpAdd || u.Op == isa.OpSub) && is64(typ(u)) }
+func isAdd32(u *inst) bool {
+	return u.Op == isa.OpAdd && !is64(typ(u)) && !strings.HasPrefix(typ(u), "f")
 }
-func isMemOp(u *ptx.Inst) bool {
-	return u.Op == "ld" || u.Op == "st" || u.Op == "atom" || u.Op == "red" || u.Op == "cp" || u.Op == "ldu"
+func isMemOp(u *inst) bool {
+	return u.Op == isa.OpLd || u.Op == isa.OpSt || u.Op == isa.OpAtom || u.Op == isa.OpRed || u.Op == isa.OpCp || u.Op == isa.OpLdu
 }
 
 // addrOnly reports whether register values of pc are used only as load/store addresses.
 func (lw *lowerer) addrOnly(pc int) bool {
-	dst := dests(lw.fn.Insts[pc])
+	dst := dests(lw.df.in[pc])
 	if len(dst) != 1 {
 		return false
 	}
-	return lw.usedOnlyBy(pc, func(u *ptx.Inst) bool {
+	return lw.usedOnlyBy(pc, func(u *inst) bool {
 		if !isMemOp(u) {
 			return false
 		}
@@ -859,29 +874,29 @@ func (lw *lowerer) first(key string) bool {
 	return true
 }
 
-func (lw *lowerer) inst(pc int, in *ptx.Inst) {
+func (lw *lowerer) inst(pc int, in *inst) {
 	t := typ(in)
 	f := strings.HasPrefix(t, "f")
 	wide := is64(t)
-	dead := len(dests(in)) > 0 && len(lw.df.users(pc)) == 0 && in.Op != "atom" && in.Op != "call" && !strings.HasPrefix(in.Op, "mbarrier")
+	dead := len(dests(in)) > 0 && len(lw.df.users(pc)) == 0 && in.Op != isa.OpAtom && in.Op != isa.OpCall && in.Op != isa.OpMbarrier
 	switch in.Op {
-	case "ret", "exit":
+	case isa.OpRet, isa.OpExit:
 		lw.emit(pc, "EXIT", "EXIT")
 		return
-	case "trap":
+	case isa.OpTrap:
 		lw.emit(pc, "BPT.TRAP", "BPT")
 		return
-	case "bra":
+	case isa.OpBra:
 		lw.branch(pc, in)
 		return
-	case "bar", "barrier":
-		if len(in.Mods) > 0 && in.Mods[0] == "warp" {
+	case isa.OpBar, isa.OpBarrier:
+		if len(in.Mods.Words) > 0 && in.Mods.Words[0] == "warp" {
 			lw.emit(pc, "bar.warp.sync: NOP or WARPSYNC, mostly removed")
 			return
 		}
 		lw.emit(pc, "BAR.SYNC", "BAR")
 		return
-	case "membar", "fence":
+	case isa.OpMembar, isa.OpFence:
 		lw.emit(pc, "MEMBAR", "MEMBAR")
 		return
 	}
@@ -890,7 +905,7 @@ func (lw *lowerer) inst(pc int, in *ptx.Inst) {
 		return
 	}
 	switch in.Op {
-	case "ld":
+	case isa.OpLd:
 		if has(in, "param") {
 			key := "param:" + in.Args[1].Name
 			if !lw.first(key) {
@@ -921,21 +936,21 @@ func (lw *lowerer) inst(pc int, in *ptx.Inst) {
 			return
 		}
 		lw.mem(pc, in)
-	case "ldu", "st", "atom", "red", "cp", "prefetch":
+	case isa.OpLdu, isa.OpSt, isa.OpAtom, isa.OpRed, isa.OpCp, isa.OpPrefetch:
 		lw.mem(pc, in)
-	case "mov":
+	case isa.OpMov:
 		lw.mov(pc, in)
-	case "cvta":
+	case isa.OpCvta:
 		if has(in, "to") {
 			lw.emit(pc, "cvta.to: generic and global addresses coincide: removed")
 		} else {
 			lw.emit(pc, "cvta: window base added", "IADD3")
 		}
-	case "cvt":
+	case isa.OpCvt:
 		lw.cvt(pc, in)
-	case "mul":
+	case isa.OpMul:
 		switch {
-		case has(in, "wide") && lw.usedOnlyBy(pc, func(u *ptx.Inst) bool { return isAdd64(u) || isMemOp(u) }):
+		case has(in, "wide") && lw.usedOnlyBy(pc, func(u *inst) bool { return isAdd64(u) || isMemOp(u) }):
 			lw.emit(pc, "folded into the IMAD.WIDE of its address add")
 		case has(in, "wide") && !is64(t) && len(in.Args) > 2 && in.Args[2].Kind == ptx.OpImm && pow2(in.Args[2].Imm) == int(in.Args[2].Imm) && lw.usedOnlyBy(pc, isAdd32):
 			lw.emit(pc, "16-bit widening multiply by a power of two: a shift folded into LEA")
@@ -952,7 +967,7 @@ func (lw *lowerer) inst(pc int, in *ptx.Inst) {
 		default:
 			lw.emit(pc, "IMAD", "IMAD")
 		}
-	case "mad", "fma":
+	case isa.OpMad, isa.OpFma:
 		switch {
 		case f && wide:
 			lw.emit(pc, "DFMA", "DFMA")
@@ -963,9 +978,9 @@ func (lw *lowerer) inst(pc int, in *ptx.Inst) {
 		default:
 			lw.emit(pc, "IMAD", "IMAD")
 		}
-	case "add", "sub":
+	case isa.OpAdd, isa.OpSub:
 		lw.add(pc, in, f, wide)
-	case "shl":
+	case isa.OpShl:
 		switch {
 		case !wide && lw.usedOnlyBy(pc, isAdd32):
 			lw.emit(pc, "folded into LEA with its add")
@@ -978,7 +993,7 @@ func (lw *lowerer) inst(pc int, in *ptx.Inst) {
 		default:
 			lw.emit(pc, "SHF", "SHF")
 		}
-	case "shr":
+	case isa.OpShr:
 		if !wide && len(in.Args) > 2 && in.Args[2].Kind == ptx.OpImm && lw.usedOnlyBy(pc, isAdd32) {
 			// (x >> k) + y is one LEA.HI (iso3_bounds2d's tid/16 + ctaid*8: LEA.HI R7, R0, UR4,
 			// RZ, 0x1c; signed x/4's (x>>31>>30) + x: LEA.HI; with .SX32 for the arithmetic shift)
@@ -990,22 +1005,22 @@ func (lw *lowerer) inst(pc int, in *ptx.Inst) {
 		} else {
 			lw.emit(pc, "SHF.R", "SHF")
 		}
-	case "and", "or", "xor", "not", "cnot", "lop3":
-		if t == "pred" && (in.Op == "and" || in.Op == "or") && lw.setpOperands(pc) {
+	case isa.OpAnd, isa.OpOr, isa.OpXor, isa.OpNot, isa.OpCnot, isa.OpLop3:
+		if t == "pred" && (in.Op == isa.OpAnd || in.Op == isa.OpOr) && lw.setpOperands(pc) {
 			// ISETP takes a predicate to combine with (ISETP.GE.OR P0, ..., P1) and BRA a
 			// second predicate: the and/or of two compares costs nothing (tt_copyCol's bounds
 			// test, collatz's loop test; iso3_bounds2d, iso3_while2)
 			lw.emit(pc, "and/or of two compares: folded into the second ISETP's predicate combine")
 		} else if t == "pred" {
 			lw.emit(pc, "PLOP3", "PLOP3")
-		} else if wide && in.Op == "and" && len(in.Args) > 2 && in.Args[2].Kind == ptx.OpImm && in.Args[2].Imm >= 0 && in.Args[2].Imm < 1<<32 {
+		} else if wide && in.Op == isa.OpAnd && len(in.Args) > 2 && in.Args[2].Kind == ptx.OpImm && in.Args[2].Imm >= 0 && in.Args[2].Imm < 1<<32 {
 			lw.emit(pc, "64-bit and with a 32-bit mask: LOP3 on the low half, the high half is RZ", "LOP3")
 		} else if wide {
 			lw.emit(pc, "LOP3 on both halves", "LOP3", "LOP3")
 		} else {
 			lw.emit(pc, "LOP3", "LOP3")
 		}
-	case "neg":
+	case isa.OpNeg:
 		if f && lw.usedOnlyBy(pc, isFloatArith) {
 			lw.emit(pc, "negation folded into the user's operand")
 		} else if f {
@@ -1013,7 +1028,7 @@ func (lw *lowerer) inst(pc int, in *ptx.Inst) {
 		} else {
 			lw.emit(pc, "IADD3 -x", "IADD3")
 		}
-	case "abs":
+	case isa.OpAbs:
 		switch {
 		case f && lw.usedOnlyBy(pc, isFloatArith):
 			lw.emit(pc, "|x| folded into the user's operand")
@@ -1022,7 +1037,7 @@ func (lw *lowerer) inst(pc int, in *ptx.Inst) {
 		default:
 			lw.emit(pc, "IABS", "IABS")
 		}
-	case "min", "max":
+	case isa.OpMin, isa.OpMax:
 		switch {
 		case f && wide:
 			lw.emit(pc, "DSETP+2 FSEL", "DSETP", "FSEL", "FSEL")
@@ -1033,7 +1048,7 @@ func (lw *lowerer) inst(pc int, in *ptx.Inst) {
 		default:
 			lw.emit(pc, "IMNMX", "IMNMX")
 		}
-	case "setp", "set":
+	case isa.OpSetp, isa.OpSet:
 		switch {
 		case lw.maskTest(pc):
 			lw.emit(pc, "test of an and with a mask against 0: the LOP3 writes the predicate (LOP3.LUT P0)")
@@ -1046,7 +1061,7 @@ func (lw *lowerer) inst(pc int, in *ptx.Inst) {
 		default:
 			lw.emit(pc, "ISETP", "ISETP")
 		}
-	case "selp", "slct":
+	case isa.OpSelp, isa.OpSlct:
 		if len(in.Args) > 2 && isImm(in.Args[1]) && isImm(in.Args[2]) && !isZero(in.Args[1]) && !isZero(in.Args[2]) && !wide {
 			// SEL/FSEL take one immediate and RZ: a second non-zero one is materialised first (HFMA2.MMA for a
 			// float, MOV for an integer; iso3_selp_imm)
@@ -1062,9 +1077,9 @@ func (lw *lowerer) inst(pc int, in *ptx.Inst) {
 		} else {
 			lw.emit(pc, "SEL/FSEL", "SEL")
 		}
-	case "div", "rem":
+	case isa.OpDiv, isa.OpRem:
 		lw.div(pc, in, f, wide)
-	case "rcp":
+	case isa.OpRcp:
 		switch {
 		case has(in, "approx") && !wide && has(in, "ftz"):
 			lw.emit(pc, "MUFU.RCP", "MUFU")
@@ -1075,7 +1090,7 @@ func (lw *lowerer) inst(pc int, in *ptx.Inst) {
 		default:
 			lw.emit(pc, "IEEE reciprocal: MUFU.RCP + Newton steps + slow-path test", "MUFU", "FFMA", "FFMA", "FSETP", "BSSY", "BRA", "BSYNC", "FFMA")
 		}
-	case "sqrt":
+	case isa.OpSqrt:
 		switch {
 		case has(in, "approx"):
 			lw.emit(pc, "MUFU.SQRT", "MUFU")
@@ -1084,7 +1099,7 @@ func (lw *lowerer) inst(pc int, in *ptx.Inst) {
 		default:
 			lw.emit(pc, "IEEE sqrt: MUFU.RSQ + Newton steps + slow-path test", "MUFU", "IADD3", "ISETP", "BSSY", "BRA", "BSYNC", "FMUL", "FFMA", "FFMA")
 		}
-	case "rsqrt":
+	case isa.OpRsqrt:
 		switch {
 		case wide:
 			lw.emit(pc, "MUFU.RSQ64H + refinement", "MUFU", "DMUL", "DFMA", "DFMA")
@@ -1093,62 +1108,62 @@ func (lw *lowerer) inst(pc int, in *ptx.Inst) {
 		default:
 			lw.emit(pc, "MUFU.RSQ with denormal scaling (iso_fastm)", "FSETP", "FMUL", "MUFU", "FMUL")
 		}
-	case "ex2", "lg2":
+	case isa.OpEx2, isa.OpLg2:
 		if has(in, "ftz") {
-			lw.emit(pc, "MUFU."+strings.ToUpper(in.Op), "MUFU")
+			lw.emit(pc, "MUFU."+strings.ToUpper(in.Op.String()), "MUFU")
 		} else {
 			lw.emit(pc, "MUFU with denormal scaling (iso_fastm)", "FSETP", "FMUL", "MUFU", "FMUL")
 		}
-	case "sin", "cos":
-		lw.emit(pc, "FMUL.RZ + MUFU."+strings.ToUpper(in.Op), "FMUL", "MUFU")
-	case "tanh":
+	case isa.OpSin, isa.OpCos:
+		lw.emit(pc, "FMUL.RZ + MUFU."+strings.ToUpper(in.Op.String()), "FMUL", "MUFU")
+	case isa.OpTanh:
 		lw.emit(pc, "MUFU.TANH", "MUFU")
-	case "testp", "copysign":
+	case isa.OpTestp, isa.OpCopysign:
 		lw.emit(pc, "LOP3/ISETP on the bits", "LOP3")
-	case "popc":
+	case isa.OpPopc:
 		lw.emit(pc, "POPC", "POPC")
-	case "clz":
+	case isa.OpClz:
 		lw.emit(pc, "FLO + IADD3", "FLO", "IADD3")
-	case "brev":
+	case isa.OpBrev:
 		lw.emit(pc, "BREV", "BREV")
-	case "bfind":
+	case isa.OpBfind:
 		lw.emit(pc, "FLO", "FLO")
-	case "bfe":
+	case isa.OpBfe:
 		lw.emit(pc, "SHF + SGXT/LOP3", "SHF", "SGXT")
-	case "bfi":
+	case isa.OpBfi:
 		lw.emit(pc, "BMSK + LOP3 + SHF", "BMSK", "SHF", "LOP3")
-	case "prmt":
+	case isa.OpPrmt:
 		lw.emit(pc, "PRMT", "PRMT")
-	case "shf":
+	case isa.OpShf:
 		lw.emit(pc, "SHF", "SHF")
-	case "mul24", "mad24":
+	case isa.OpMul24, isa.OpMad24:
 		lw.emit(pc, "IMAD with masked operands", "SGXT", "IMAD")
-	case "sad":
+	case isa.OpSad:
 		lw.emit(pc, "IABS + IADD3", "IADD3", "IABS", "IADD3")
-	case "shfl":
+	case isa.OpShfl:
 		lw.emit(pc, "SHFL", "SHFL")
-	case "vote":
+	case isa.OpVote:
 		if has(in, "ballot") {
 			lw.emit(pc, "VOTE.ANY R", "VOTE")
 		} else {
 			lw.emit(pc, "VOTE", "VOTE")
 		}
-	case "match":
+	case isa.OpMatch:
 		lw.emit(pc, "MATCH", "MATCH")
-	case "redux":
+	case isa.OpRedux:
 		lw.emit(pc, "REDUX", "REDUX")
-	case "activemask":
+	case isa.OpActivemask:
 		lw.emit(pc, "VOTE.ANY", "VOTE")
-	case "call":
+	case isa.OpCall:
 		lw.emit(pc, "CALL.REL + return", "CALL", "RET")
-	case "nanosleep":
+	case isa.OpNanosleep:
 		lw.emit(pc, "NANOSLEEP", "NANOSLEEP")
 	default:
 		lw.emit(pc, "not modelled: counted as one SASS instruction", "IADD3")
 	}
 }
 
-func (lw *lowerer) branch(pc int, in *ptx.Inst) {
+func (lw *lowerer) branch(pc int, in *inst) {
 	lw.inOpen[pc] = pc < lw.openUntil
 	tgt := -1
 	if len(in.Args) > 0 && in.Args[0].Kind == ptx.OpLabel {
@@ -1204,8 +1219,8 @@ func (lw *lowerer) branch(pc int, in *ptx.Inst) {
 // inside the region that the branch at from opened).
 func (lw *lowerer) loopInside(from, pc int) bool {
 	for j := pc; j < len(lw.fn.Insts); j++ {
-		in := lw.fn.Insts[j]
-		if in.Op != "bra" || len(in.Args) == 0 {
+		in := lw.df.in[j]
+		if in.Op != isa.OpBra || len(in.Args) == 0 {
 			continue
 		}
 		if t, ok := lw.df.label[in.Args[0].Name]; ok && t <= pc && t > from {
@@ -1220,8 +1235,8 @@ func (lw *lowerer) loopInside(from, pc int) bool {
 func (lw *lowerer) loopEnd(pc int) int {
 	best := -1
 	for j := pc; j < len(lw.fn.Insts); j++ {
-		in := lw.fn.Insts[j]
-		if in.Op != "bra" || len(in.Args) == 0 {
+		in := lw.df.in[j]
+		if in.Op != isa.OpBra || len(in.Args) == 0 {
 			continue
 		}
 		if t, ok := lw.df.label[in.Args[0].Name]; ok && t <= pc {
@@ -1237,11 +1252,11 @@ func (lw *lowerer) toExit(tgt int) bool {
 	if tgt < 0 || tgt >= len(lw.fn.Insts) {
 		return true
 	}
-	op := lw.fn.Insts[tgt].Op
-	return op == "ret" || op == "exit"
+	op := lw.df.in[tgt].Op
+	return op == isa.OpRet || op == isa.OpExit
 }
 
-func (lw *lowerer) mov(pc int, in *ptx.Inst) {
+func (lw *lowerer) mov(pc int, in *inst) {
 	if len(in.Args) < 2 {
 		lw.emit(pc, "mov")
 		return
@@ -1284,7 +1299,7 @@ func (lw *lowerer) mov(pc int, in *ptx.Inst) {
 		// an immediate is an operand of its user, unless it starts a loop-carried value
 		// (a register with several definitions) or is stored (iso_sts_merge, iso_branch)
 		d := dests(in)
-		stored := lw.usedOnlyBy(pc, func(u *ptx.Inst) bool { return true }) && len(d) == 1 && lw.storedValue(d[0])
+		stored := lw.usedOnlyBy(pc, func(u *inst) bool { return true }) && len(d) == 1 && lw.storedValue(d[0])
 		if len(d) == 1 && len(lw.df.defs[d[0]]) == 1 && stored && isZero(src) {
 			lw.emit(pc, "zero stored: RZ (histogram256: STS [R2], RZ)")
 		} else if len(d) == 1 && len(lw.df.defs[d[0]]) > 1 && isZero(src) {
@@ -1318,7 +1333,7 @@ func (lw *lowerer) mov(pc int, in *ptx.Inst) {
 // such registers with one CS2R Rn, SRZ (lcp_reduction_wrp_atmc: four accumulators, two CS2R),
 // so each costs half an instruction.
 func (lw *lowerer) zero(pc int) {
-	if d := dests(lw.fn.Insts[pc]); len(d) == 1 && lw.uniformUse(d[0]) {
+	if d := dests(lw.df.in[pc]); len(d) == 1 && lw.uniformUse(d[0]) {
 		// a warp-uniform counter starts in a uniform register (iso3_loop_i32: UMOV UR4, URZ)
 		lw.emit(pc, "zero into a uniform register: UMOV URn, URZ", "UMOV")
 		return
@@ -1366,7 +1381,7 @@ func pairUp(lw *lowerer, pcs []int, p Pipe) {
 
 // symbolAddr reports whether the memory operand of in is a fixed address (a symbol, with
 // or without an offset), not a register.
-func (lw *lowerer) symbolAddr(in *ptx.Inst) bool {
+func (lw *lowerer) symbolAddr(in *inst) bool {
 	for _, a := range in.Args {
 		if a.Kind == ptx.OpAddr {
 			return !a.BaseReg
@@ -1382,8 +1397,8 @@ func (lw *lowerer) immValue(r string, depth int) (ptx.Operand, bool) {
 	if d < 0 || depth > 8 {
 		return ptx.Operand{}, false
 	}
-	in := lw.fn.Insts[d]
-	if in.Op != "mov" || len(in.Args) < 2 || in.Guard != "" {
+	in := lw.df.in[d]
+	if in.Op != isa.OpMov || len(in.Args) < 2 || in.Guard != "" {
 		return ptx.Operand{}, false
 	}
 	if isImm(in.Args[1]) {
@@ -1400,7 +1415,7 @@ func (lw *lowerer) immValue(r string, depth int) (ptx.Operand, bool) {
 // is made, so that the two live at once and cannot share a register (reduce_interleaved's
 // stride: stride*2 computed, then the old stride used; iso3_loop_if_gmem).
 func (lw *lowerer) liveCopy(pc int) bool {
-	in := lw.fn.Insts[pc]
+	in := lw.df.in[pc]
 	if len(in.Args) < 2 || in.Args[0].Kind != ptx.OpReg || in.Args[1].Kind != ptx.OpReg {
 		return false
 	}
@@ -1410,7 +1425,7 @@ func (lw *lowerer) liveCopy(pc int) bool {
 		return false
 	}
 	readsD := false
-	for _, r := range srcs(lw.fn.Insts[ds]) {
+	for _, r := range srcs(lw.df.in[ds]) {
 		readsD = readsD || r == d
 	}
 	if !readsD {
@@ -1468,8 +1483,8 @@ func (lw *lowerer) firstUse(pc int) int {
 // exitBetween reports whether a conditional branch to a ret/exit lies in (a, b).
 func (lw *lowerer) exitBetween(a, b int) bool {
 	for i := a + 1; i < b; i++ {
-		in := lw.fn.Insts[i]
-		if in.Op == "bra" && in.Guard != "" && len(in.Args) > 0 {
+		in := lw.df.in[i]
+		if in.Op == isa.OpBra && in.Guard != "" && len(in.Args) > 0 {
 			if t, ok := lw.df.label[in.Args[0].Name]; ok && t > i && lw.toExit(t) {
 				return true
 			}
@@ -1482,8 +1497,8 @@ func (lw *lowerer) exitBetween(a, b int) bool {
 // of a back edge at or after pc), or -1.
 func (lw *lowerer) loopHeader(pc int) int {
 	for j := pc; j < len(lw.fn.Insts); j++ {
-		in := lw.fn.Insts[j]
-		if in.Op != "bra" || len(in.Args) == 0 {
+		in := lw.df.in[j]
+		if in.Op != isa.OpBra || len(in.Args) == 0 {
 			continue
 		}
 		if t, ok := lw.df.label[in.Args[0].Name]; ok && t <= pc {
@@ -1496,8 +1511,8 @@ func (lw *lowerer) loopHeader(pc int) int {
 // storedValue reports whether register r is the data operand of a store or atomic.
 func (lw *lowerer) storedValue(r string) bool {
 	for _, u := range lw.df.uses[r] {
-		in := lw.fn.Insts[u]
-		if in.Op != "st" && in.Op != "atom" && in.Op != "red" {
+		in := lw.df.in[u]
+		if in.Op != isa.OpSt && in.Op != isa.OpAtom && in.Op != isa.OpRed {
 			continue
 		}
 		for _, a := range in.Args {
@@ -1510,17 +1525,17 @@ func (lw *lowerer) storedValue(r string) bool {
 }
 
 // isFloatArith reports whether u is floating-point arithmetic that takes -x and |x| operands.
-func isFloatArith(u *ptx.Inst) bool {
+func isFloatArith(u *inst) bool {
 	switch u.Op {
-	case "add", "sub", "mul", "fma", "mad", "setp", "min", "max", "div", "rcp", "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos":
+	case isa.OpAdd, isa.OpSub, isa.OpMul, isa.OpFma, isa.OpMad, isa.OpSetp, isa.OpMin, isa.OpMax, isa.OpDiv, isa.OpRcp, isa.OpSqrt, isa.OpRsqrt, isa.OpEx2, isa.OpLg2, isa.OpSin, isa.OpCos:
 		return strings.HasPrefix(typ(u), "f")
 	}
 	return false
 }
 
-func (lw *lowerer) cvt(pc int, in *ptx.Inst) {
+func (lw *lowerer) cvt(pc int, in *inst) {
 	// destination and source types from gpu/isa's parsed Mods (cvt.f32.s32: F32, S32)
-	md := isa.ParseMods(in.Mods)
+	md := in.Mods
 	var dt, st string
 	var dbits, sbits int
 	if n := len(md.Types); n > 0 {
@@ -1565,7 +1580,7 @@ func (lw *lowerer) cvt(pc int, in *ptx.Inst) {
 		case db <= sb && db >= 32:
 			lw.emit(pc, "narrowing: the low register is used")
 		case db == 64 && sb == 32 && strings.HasPrefix(st, "s"):
-			if lw.usedOnlyBy(pc, func(u *ptx.Inst) bool { return u.Op == "mul" && has(u, "wide") || u.Op == "add" && is64(typ(u)) }) {
+			if lw.usedOnlyBy(pc, func(u *inst) bool { return u.Op == isa.OpMul && has(u, "wide") || u.Op == isa.OpAdd && is64(typ(u)) }) {
 				// into mul.wide.s32, or into the add as IADD3 + LEA.HI.X.SX32 (histogram256)
 				lw.emit(pc, "sign extension folded")
 
@@ -1580,7 +1595,7 @@ func (lw *lowerer) cvt(pc int, in *ptx.Inst) {
 	}
 }
 
-func (lw *lowerer) add(pc int, in *ptx.Inst, f, wide bool) {
+func (lw *lowerer) add(pc int, in *inst, f, wide bool) {
 	switch {
 	case f && wide:
 		lw.emit(pc, "DADD", "DADD")
@@ -1602,8 +1617,8 @@ func (lw *lowerer) add(pc int, in *ptx.Inst, f, wide bool) {
 		if d < 0 {
 			continue
 		}
-		u := lw.fn.Insts[d]
-		if u.Op == "mul" && has(u, "wide") {
+		u := lw.df.in[d]
+		if u.Op == isa.OpMul && has(u, "wide") {
 			lw.emit(pc, "IMAD.WIDE (the mul.wide folded in)", "IMAD")
 			return
 		}
@@ -1614,7 +1629,7 @@ func (lw *lowerer) add(pc int, in *ptx.Inst, f, wide bool) {
 	}
 	for k := 1; k <= 2; k++ {
 		d := lw.df.srcDef(in, k)
-		if d >= 0 && lw.fn.Insts[d].Op == "shl" {
+		if d >= 0 && lw.df.in[d].Op == isa.OpShl {
 			lw.emit(pc, "LEA + LEA.HI.X (the shift folded in)", "LEA", "LEA")
 			return
 		}
@@ -1622,7 +1637,7 @@ func (lw *lowerer) add(pc int, in *ptx.Inst, f, wide bool) {
 	lw.emit(pc, "IADD3 + IADD3.X (or IMAD.X)", "IADD3", "IADD3.X~")
 }
 
-func (lw *lowerer) div(pc int, in *ptx.Inst, f, wide bool) {
+func (lw *lowerer) div(pc int, in *inst, f, wide bool) {
 	t := typ(in)
 	switch {
 	case f && wide:
@@ -1696,21 +1711,21 @@ func (lw *lowerer) warpSize(o ptx.Operand) bool {
 	if d < 0 {
 		return false
 	}
-	in := lw.fn.Insts[d]
-	return in.Op == "mov" && len(in.Args) > 1 && in.Args[1].Kind == ptx.OpSpecial && in.Args[1].Name == "WARP_SZ"
+	in := lw.df.in[d]
+	return in.Op == isa.OpMov && len(in.Args) > 1 && in.Args[1].Kind == ptx.OpSpecial && in.Args[1].Name == "WARP_SZ"
 }
 
 // divPartner reports whether an earlier div/rem of the same type divides the same registers
 // (each defined once) as the integer div/rem at pc.
 func (lw *lowerer) divPartner(pc int) bool {
-	in := lw.fn.Insts[pc]
+	in := lw.df.in[pc]
 	if len(in.Args) < 3 || in.Args[1].Kind != ptx.OpReg || in.Args[2].Kind != ptx.OpReg ||
 		len(lw.df.defs[in.Args[1].Name]) > 1 || len(lw.df.defs[in.Args[2].Name]) > 1 {
 		return false
 	}
 	for k := 0; k < pc; k++ {
-		o := lw.fn.Insts[k]
-		if (o.Op == "div" || o.Op == "rem") && o.Op != in.Op && typ(o) == typ(in) && len(o.Args) >= 3 &&
+		o := lw.df.in[k]
+		if (o.Op == isa.OpDiv || o.Op == isa.OpRem) && o.Op != in.Op && typ(o) == typ(in) && len(o.Args) >= 3 &&
 			o.Args[1].Kind == ptx.OpReg && o.Args[2].Kind == ptx.OpReg &&
 			o.Args[1].Name == in.Args[1].Name && o.Args[2].Name == in.Args[2].Name {
 			return true
@@ -1721,7 +1736,7 @@ func (lw *lowerer) divPartner(pc int) bool {
 
 // aggregated reports whether in is an integer atomic add on global memory whose address is
 // the same for the whole warp and whose old value is unused.
-func (lw *lowerer) aggregated(in *ptx.Inst) bool {
+func (lw *lowerer) aggregated(in *inst) bool {
 	if !has(in, "add") || strings.HasPrefix(typ(in), "f") || has(in, "shared") {
 		return false
 	}
@@ -1734,11 +1749,11 @@ func (lw *lowerer) aggregated(in *ptx.Inst) bool {
 }
 
 // mem lowers one load/store/atomic; merging is decided afterwards (merge).
-func (lw *lowerer) mem(pc int, in *ptx.Inst) {
+func (lw *lowerer) mem(pc int, in *inst) {
 	shared, local := has(in, "shared"), has(in, "local")
 	defer lw.immData(pc, in)
 	switch in.Op {
-	case "ld", "ldu":
+	case isa.OpLd, isa.OpLdu:
 		switch {
 		case shared:
 			lw.emit(pc, "LDS", "LDS")
@@ -1754,7 +1769,7 @@ func (lw *lowerer) mem(pc int, in *ptx.Inst) {
 		default:
 			lw.emit(pc, "LDG", "LDG")
 		}
-	case "st":
+	case isa.OpSt:
 		switch {
 		case shared:
 			lw.emit(pc, "STS", "STS")
@@ -1763,7 +1778,7 @@ func (lw *lowerer) mem(pc int, in *ptx.Inst) {
 		default:
 			lw.emit(pc, "STG", "STG")
 		}
-	case "atom", "red":
+	case isa.OpAtom, isa.OpRed:
 		switch {
 		case shared:
 			lw.emit(pc, "ATOMS", "ATOMS")
@@ -1771,12 +1786,12 @@ func (lw *lowerer) mem(pc int, in *ptx.Inst) {
 			// an integer add to one address for the whole warp: ptxas sums the lanes with
 			// REDUX and lets one elected lane issue the RED (iso_atom_shfl)
 			lw.emit(pc, "warp-aggregated atomic: S2R LANEID, REDUX.SUM, VOTEU.ANY, UFLO, IMAD.U32, ISETP, one REDG", "S2R", "REDUX", "VOTEU", "UFLO", "IMAD", "ISETP", "REDG")
-		case in.Op == "atom" && len(lw.df.users(pc)) > 0:
+		case in.Op == isa.OpAtom && len(lw.df.users(pc)) > 0:
 			lw.emit(pc, "ATOMG", "ATOMG")
 		default:
 			lw.emit(pc, "REDG", "REDG")
 		}
-	case "cp":
+	case isa.OpCp:
 		lw.emit(pc, "LDGSTS/commit/wait", "LDGSTS")
 	default:
 		lw.emit(pc, "prefetch: CCTL", "CCTL")
@@ -1787,11 +1802,11 @@ func (lw *lowerer) mem(pc int, in *ptx.Inst) {
 // data (STG/STS/REDG/ATOMG read registers only; 0 is RZ): once per value and basic block,
 // the later ones reuse the register (lc_histogram_i32x4: one HFMA2.MMA R17 = 1 for four REDG;
 // ptxas moves small constants with HFMA2.MMA, on the tensor pipe by ncu's attribution).
-func (lw *lowerer) immData(pc int, in *ptx.Inst) {
-	if in.Op != "st" && in.Op != "atom" && in.Op != "red" {
+func (lw *lowerer) immData(pc int, in *inst) {
+	if in.Op != isa.OpSt && in.Op != isa.OpAtom && in.Op != isa.OpRed {
 		return
 	}
-	if in.Op != "st" && (has(in, "shared") || lw.aggregated(in)) {
+	if in.Op != isa.OpSt && (has(in, "shared") || lw.aggregated(in)) {
 		return // ATOMS.POPC.INC takes no data register (histogram256); REDUX sums a register
 	}
 	for k := 1; k < len(in.Args); k++ {
@@ -1817,4 +1832,82 @@ func isImm(o ptx.Operand) bool { return o.Kind == ptx.OpImm || o.Kind == ptx.OpF
 // isZero reports whether o is the immediate 0 (RZ in SASS).
 func isZero(o ptx.Operand) bool {
 	return o.Kind == ptx.OpImm && o.Imm == 0 || o.Kind == ptx.OpFloat && o.Bits&^(uint64(1)<<(o.FloatBits-1)) == 0
+}
+
+// pairHalves models ptxas packing two scalar f16 operations on the two halves of the same
+// 32-bit registers into one paired HFMA2 (lc_elementwise_add_f16x2: two add.f16 of the halves
+// of two ld.v2.u16, one HFMA2 per warp; iso5_h2_add/_mul/_fma: add, mul and fma alike, all
+// HFMA2.MMA): same opcode, modifiers and guard, in one basic block; each source pair the two
+// elements of one vector destination (a vector load or an unpacking mov) or the same register
+// or immediate. The first issues the HFMA2, the second nothing; when no one instruction takes
+// both results (the packing st.v2 or mov.b32), a PRMT extracts the high half
+// (iso5_h2_add_split: HFMA2.MMA + PRMT, two STG.U16).
+func (lw *lowerer) pairHalves() {
+	df := lw.df
+	done := make([]bool, len(df.in))
+	for i, a := range df.in {
+		if done[i] || !halfOp(a) {
+			continue
+		}
+		for j := i + 1; j < len(df.in) && df.block(j) == df.block(i); j++ {
+			b := df.in[j]
+			if done[j] || !halfOp(b) || b.Op != a.Op || b.Guard != a.Guard || b.GuardNeg != a.GuardNeg ||
+				strings.Join(a.Mods.Words, ".") != strings.Join(b.Mods.Words, ".") || !lw.halves(a, b) {
+				continue
+			}
+			if lw.usedTogether(i, j) {
+				lw.emit(i, fmt.Sprintf("HFMA2: paired with PTX instruction %d (the two halves of the same registers)", j), "HFMA2")
+			} else {
+				lw.emit(i, fmt.Sprintf("HFMA2 + PRMT: paired with PTX instruction %d, the high half extracted for its own use", j), "HFMA2", "PRMT")
+			}
+			lw.emit(j, fmt.Sprintf("paired into the HFMA2 of PTX instruction %d", i))
+			done[i], done[j] = true, true
+			break
+		}
+	}
+}
+
+// halfOp reports whether in is a scalar f16 add, sub, mul or fma of registers or immediates.
+func halfOp(in *inst) bool {
+	switch in.Op {
+	case isa.OpAdd, isa.OpSub, isa.OpMul, isa.OpFma:
+	default:
+		return false
+	}
+	return in.Mods.Type == ptx.F16 && len(in.Mods.Types) == 1 && len(in.Args) >= 3 && in.Args[0].Kind == ptx.OpReg
+}
+
+// halves reports whether each source of a and b is the same register or immediate, or the two
+// elements of one vector destination.
+func (lw *lowerer) halves(a, b *inst) bool {
+	if len(a.Args) != len(b.Args) {
+		return false
+	}
+	for k := 1; k < len(a.Args); k++ {
+		x, y := a.Args[k], b.Args[k]
+		switch {
+		case x.Kind == ptx.OpImm && y.Kind == ptx.OpImm && x.Imm == y.Imm && x.Bits == y.Bits && x.FloatBits == y.FloatBits:
+		case x.Kind == ptx.OpReg && y.Kind == ptx.OpReg && x.Name == y.Name:
+		case x.Kind == ptx.OpReg && y.Kind == ptx.OpReg:
+			d := lw.df.def(x.Name)
+			if d < 0 || d != lw.df.def(y.Name) || len(lw.df.in[d].Args) == 0 || lw.df.in[d].Args[0].Kind != ptx.OpVec {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// usedTogether reports whether the results of i and j are read by one same instruction.
+func (lw *lowerer) usedTogether(i, j int) bool {
+	for _, u := range lw.df.users(i) {
+		for _, v := range lw.df.users(j) {
+			if u == v {
+				return true
+			}
+		}
+	}
+	return false
 }

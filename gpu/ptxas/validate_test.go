@@ -136,6 +136,12 @@ var revisedBy = map[string]string{
 	"iso4.iso4_guard_fma_shfl": "a computing guarded load region is predicated only single-armed",
 	"iso4.iso4_sdiv_warp":      "the reciprocal of WARP_SZ is made once per function",
 	"iso4.iso4_uniform_loop":   "a uniform counter compared with a uniform register stays in a vector register",
+	// wave 6: the f16 pairing rule was read off this validation kernel's per-opcode counts
+	// (one HFMA2 per warp for two add.f16); iso5's f16 kernels check it held out
+	"realcode.lc_elementwise_add_f16x2": "two f16 operations on the halves of the same registers pair into one HFMA2",
+	// wave 6: held-out iso5 kernels whose listing then revised the f16 pairing rule
+	"iso5.iso5_h2_mul":       "a paired f16 mul is an HFMA2 too (not HMUL2)",
+	"iso5.iso5_h2_add_split": "halves whose results are used apart still pair, with a PRMT for the high half",
 }
 
 func manifestLaunches(t testing.TB, prefix string, maxBytes int) []launch {

@@ -153,6 +153,13 @@ type Timing struct {
 	// LaunchHiddenCycles is the part of LaunchCycles the kernel hides (the
 	// dispatch of blocks beyond 1056 overlaps the earlier blocks' work).
 	LaunchHiddenCycles int64 `json:"launch_hidden_cycles,omitempty"`
+
+	// Stream is the instruction stream the model issued: "sass" (each PTX instruction as
+	// the SASS instructions gpu/ptxas gives it, the default) or "ptx" (one issue per PTX
+	// instruction, %timing on ptx); StreamSource says where the SASS came from ("from SASS":
+	// the nvdisasm listing of the nvcc build, or "modelled ptxas lowering").
+	Stream       string `json:"stream,omitempty"`
+	StreamSource string `json:"stream_source,omitempty"`
 }
 
 // WarpTimeline is one warp's issue and stall intervals.
