@@ -8,14 +8,15 @@ package timing
 // header before it. Header bits:
 //
 //	fPC   the PC is not the previous one + 1: a zigzag varint of PC - (previous + 1) follows
-//	fMem  Mem and Sectors follow (one byte each)
-//	fDRAM DRAMSectors follows (one byte)
+//	fMem  Mem and Sectors follow (one byte each), and with fDRAM DRAMSectors (one byte)
+//	fDRAM alone: Mem, Sectors and DRAMSectors are those of the warp's last event
+//	      that had any (a loop's shared loads: one byte each)
 //	fAcc  Acc follows as a zigzag varint of Acc - the warp's previous non-zero Acc
 //	bits 4-7: how many plain events follow the header's event (PC = previous + 1,
 //	      no memory fields, Acc 0), 0-15, with no bytes of their own
 //
 // Event.Active is not kept: the model does not read it. The first event's
-// "previous" PC is -1 and its previous Acc 0.
+// "previous" PC is -1, its previous Acc 0 and its last memory fields none.
 const (
 	fPC   = 1 << 0
 	fMem  = 1 << 1
@@ -26,9 +27,16 @@ const (
 	runMax   = 15
 )
 
+// memFields are an event's memory fields (Mem, Sectors, DRAMSectors).
+type memFields struct {
+	mem           MemClass
+	sectors, dram uint8
+}
+
 // appendCompact appends the compact encoding of s to dst.
 func appendCompact(dst []byte, s WarpStream) []byte {
 	prevPC, prevAcc := int32(-1), int32(0)
+	var last memFields
 	hdr := -1 // index of the last header byte, while its run can grow
 	for i := range s {
 		e := &s[i]
@@ -43,11 +51,17 @@ func appendCompact(dst []byte, s WarpStream) []byte {
 		if e.PC != prevPC+1 {
 			h |= fPC
 		}
-		if e.Mem != 0 || e.Sectors != 0 {
-			h |= fMem
-		}
-		if e.DRAMSectors != 0 {
+		mf := memFields{e.Mem, e.Sectors, e.DRAMSectors}
+		switch {
+		case mf == memFields{}:
+		case mf == last:
 			h |= fDRAM
+		default:
+			h |= fMem
+			if e.DRAMSectors != 0 {
+				h |= fDRAM
+			}
+			last = mf
 		}
 		if e.Acc != 0 {
 			h |= fAcc
@@ -59,9 +73,9 @@ func appendCompact(dst []byte, s WarpStream) []byte {
 		}
 		if h&fMem != 0 {
 			dst = append(dst, byte(e.Mem), e.Sectors)
-		}
-		if h&fDRAM != 0 {
-			dst = append(dst, e.DRAMSectors)
+			if h&fDRAM != 0 {
+				dst = append(dst, e.DRAMSectors)
+			}
 		}
 		if h&fAcc != 0 {
 			dst = appendZigzag(dst, int64(e.Acc)-int64(prevAcc))
@@ -115,13 +129,16 @@ func (w *warp) decodeNext() {
 		pc += int32(d)
 	}
 	e.PC = pc
-	if h&fMem != 0 {
-		e.Mem, e.Sectors = MemClass(b[i]), b[i+1]
+	switch h & (fMem | fDRAM) {
+	case fMem:
+		w.lastMem = memFields{MemClass(b[i]), b[i+1], 0}
 		i += 2
+	case fMem | fDRAM:
+		w.lastMem = memFields{MemClass(b[i]), b[i+1], b[i+2]}
+		i += 3
 	}
-	if h&fDRAM != 0 {
-		e.DRAMSectors = b[i]
-		i++
+	if h&(fMem|fDRAM) != 0 {
+		e.Mem, e.Sectors, e.DRAMSectors = w.lastMem.mem, w.lastMem.sectors, w.lastMem.dram
 	}
 	if h&fAcc != 0 {
 		var d int64
@@ -138,7 +155,7 @@ func (w *warp) decodeNext() {
 // buffer (reused from the warp's last block), positioned at the first event.
 func (w *warp) load(s WarpStream) {
 	w.enc = appendCompact(w.enc[:0], s)
-	w.n, w.pos, w.bp, w.run, w.lastAcc = len(s), 0, 0, 0, 0
+	w.n, w.pos, w.bp, w.run, w.lastAcc, w.lastMem = len(s), 0, 0, 0, 0, memFields{}
 	w.cur = Event{PC: -1}
 	if w.n > 0 {
 		w.decodeNext()

@@ -15,6 +15,7 @@ func TestCompactRoundTrip(t *testing.T) {
 		n := r.Intn(300)
 		s := make(WarpStream, n)
 		pc, acc := int32(0), int32(0)
+		var lastMem Event
 		for i := range s {
 			switch k := r.Intn(10); {
 			case k < 6:
@@ -25,11 +26,17 @@ func TestCompactRoundTrip(t *testing.T) {
 				pc = max(0, pc-int32(r.Intn(40)))
 			}
 			e := Event{PC: pc, Active: r.Uint32()}
-			if r.Intn(3) == 0 {
+			switch k := r.Intn(6); {
+			case k == 0:
 				e.Mem, e.Sectors = MemClass(r.Intn(5)), uint8(r.Intn(256))
 				if r.Intn(2) == 0 {
 					e.DRAMSectors = uint8(r.Intn(256))
 				}
+				lastMem = e
+			case k == 1: // the last memory fields again
+				e.Mem, e.Sectors, e.DRAMSectors = lastMem.Mem, lastMem.Sectors, lastMem.DRAMSectors
+			case k == 2: // DRAM sectors alone
+				e.DRAMSectors = uint8(1 + r.Intn(255))
 			}
 			if r.Intn(4) == 0 {
 				acc += int32(r.Intn(2000)) - 500

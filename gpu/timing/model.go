@@ -141,15 +141,16 @@ type warp struct {
 	ctrlPC  int32
 	ninPC   int32 // the pc of nin (the event at pos)
 
-	age      int64  // dispatch order: the scheduler prefers the oldest (sp.warps is kept in this order)
-	si       int32  // index in its sub-partition's warps and wk
-	pos      int    // index of cur in the warp's stream
-	n        int    // events in the stream (driven: 0 or 1, the window the source filled)
-	cur      Event  // the event at pos, when pos < n
-	enc      []byte // trace-driven: the stream in the compact encoding (compact.go), kept across reuse
-	bp       int32  // offset in enc of the event after cur
-	lastAcc  int32  // the last non-zero Acc decoded
-	run      uint8  // plain events left in the run of cur's header
+	age      int64     // dispatch order: the scheduler prefers the oldest (sp.warps is kept in this order)
+	si       int32     // index in its sub-partition's warps and wk
+	pos      int       // index of cur in the warp's stream
+	n        int       // events in the stream (driven: 0 or 1, the window the source filled)
+	cur      Event     // the event at pos, when pos < n
+	enc      []byte    // trace-driven: the stream in the compact encoding (compact.go), kept across reuse
+	bp       int32     // offset in enc of the event after cur
+	lastAcc  int32     // the last non-zero Acc decoded
+	run      uint8     // plain events left in the run of cur's header
+	lastMem  memFields // the memory fields of the last event decoded that had any
 	blk      *block
 	idx      int     // warp index within the block
 	ready    []int64 // per register: cycle the value is available
