@@ -6,7 +6,6 @@ import (
 	"math"
 	"strings"
 
-	"github.com/kernelscope/kernelscope/gpu/latency"
 	"github.com/kernelscope/kernelscope/gpu/mem"
 )
 
@@ -215,16 +214,7 @@ func (m *Model) foldDriven(w *warp) {
 		if in.Issues != 0 {
 			return
 		}
-		var ready int64
-		var dep latency.Dep
-		for _, r := range in.Src {
-			if w.ready[r] > ready {
-				ready, dep = w.ready[r], w.dep[r]
-			}
-		}
-		for _, r := range in.Dst {
-			w.ready[r], w.dep[r] = ready, dep
-		}
+		foldRegs(w, in)
 		m.execute(w, w.cur)
 		m.refill(w, pc)
 		m.syncBar(w.blk)

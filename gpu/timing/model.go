@@ -153,8 +153,7 @@ type warp struct {
 	lastMem  memFields // the memory fields of the last event decoded that had any
 	blk      *block
 	idx      int     // warp index within the block
-	ready    []int64 // per register: cycle the value is available
-	dep      []latency.Dep
+	reg      []int64 // per register: the cycle its value is available << depBits | the latency.Dep of its producer (one array: one cache miss, not two)
 	memDone  int64
 	lastPC   int32
 	tl       *WarpTimeline
@@ -165,7 +164,7 @@ type warp struct {
 	ai                          int       // the next one to apply
 	bulkRead, bulkDone, waitLat int64     // its bulk stores read and done; the held wait's latency
 
-	_ [16]byte // to 320 bytes, a size class whose objects are 64-byte aligned: the hot fields stay in one cache line (TestWarpSize)
+	_ [40]byte // to 320 bytes, a size class whose objects are 64-byte aligned: the hot fields stay in one cache line (TestWarpSize)
 }
 
 type block struct {
@@ -750,8 +749,7 @@ func (m *Model) issue(s *sm, sp *subpart, w *warp) int64 {
 		m.end = done
 	}
 	for _, r := range in.Dst {
-		w.ready[r] = done
-		w.dep[r] = t.Dep
+		w.reg[r] = done<<depBits | int64(t.Dep)
 	}
 	if w.ai < len(w.aops) || m.async.pc[e.PC] > apAsync {
 		m.asyncIssue(s, w, e.PC, done, int64(t.Latency))
@@ -777,13 +775,12 @@ func (m *Model) newWarp(nr int) *warp {
 		w := m.free[n-1]
 		m.free[n-1] = nil
 		m.free = m.free[:n-1]
-		ready, dep, enc := w.ready, w.dep, w.enc
-		clear(ready)
-		clear(dep)
-		*w = warp{ready: ready, dep: dep, enc: enc[:0]}
+		reg, enc := w.reg, w.enc
+		clear(reg)
+		*w = warp{reg: reg, enc: enc[:0]}
 		return w
 	}
-	return &warp{ready: make([]int64, nr), dep: make([]latency.Dep, nr)}
+	return &warp{reg: make([]int64, nr)}
 }
 
 // prepare caches what classify needs of the warp's next instruction: only
@@ -797,15 +794,37 @@ func (m *Model) prepare(w *warp) {
 	pc := w.cur.PC
 	in := &m.prog.Insts[pc]
 	w.nin, w.ninPC = in, pc
+	var best int64 // the first register with the latest ready time, packed
 	for _, r := range in.Src {
-		if w.ready[r] > w.nready {
-			w.nready, w.ndep = w.ready[r], w.dep[r]
+		if x := w.reg[r]; x>>depBits > best>>depBits {
+			best = x
 		}
 	}
 	for _, r := range in.Dst {
-		if w.ready[r] > w.nready {
-			w.nready, w.ndep = w.ready[r], w.dep[r]
+		if x := w.reg[r]; x>>depBits > best>>depBits {
+			best = x
 		}
+	}
+	w.nready, w.ndep = best>>depBits, latency.Dep(best&depMask)
+}
+
+// The packing of warp.reg: a ready cycle (>= 0) shifted left, its Dep below.
+const (
+	depBits = 2
+	depMask = 1<<depBits - 1
+)
+
+// foldRegs gives an instruction that issues no SASS instruction its result:
+// each destination is ready when the latest source is (with that source's Dep).
+func foldRegs(w *warp, in *Inst) {
+	var best int64
+	for _, r := range in.Src {
+		if x := w.reg[r]; x>>depBits > best>>depBits {
+			best = x
+		}
+	}
+	for _, r := range in.Dst {
+		w.reg[r] = best
 	}
 }
 
@@ -821,16 +840,7 @@ func (m *Model) fold(w *warp) {
 		if in.Issues != 0 {
 			return
 		}
-		var ready int64
-		var dep latency.Dep
-		for _, r := range in.Src {
-			if w.ready[r] > ready {
-				ready, dep = w.ready[r], w.dep[r]
-			}
-		}
-		for _, r := range in.Dst {
-			w.ready[r], w.dep[r] = ready, dep
-		}
+		foldRegs(w, in)
 		w.step()
 	}
 }
