@@ -3,13 +3,15 @@ package sim
 import (
 	"math/rand"
 	"testing"
+	"unsafe"
 
 	"github.com/kernelscope/kernelscope/gpu/mem"
 )
 
 // The compact access log gives back every access exactly: contiguous,
-// strided (also downwards and wrapping), broadcast, one-lane, no-lane and
-// scattered accesses, interleaved, with inactive lanes' addresses 0.
+// strided (also downwards and wrapping), broadcast, one-lane, no-lane,
+// affine per half-warp and scattered accesses, interleaved, with inactive
+// lanes' addresses 0; and it keeps each mode in the bytes it promises.
 func TestAccLogRoundTrip(t *testing.T) {
 	r := rand.New(rand.NewSource(7))
 	var l accLog
@@ -31,12 +33,16 @@ func TestAccLogRoundTrip(t *testing.T) {
 		if r.Intn(3) == 0 {
 			stride = -stride
 		}
-		scatter := r.Intn(3) == 0
+		scatter, halves := r.Intn(3) == 0, r.Intn(3) == 0
+		base1, stride1 := r.Uint64(), uint64(r.Intn(5))*uint64(a.Bytes)
 		for lane := 0; lane < 32; lane++ {
 			if a.Mask&(1<<uint(lane)) == 0 {
 				continue
 			}
 			a.Addr[lane] = base + uint64(lane)*stride
+			if halves && lane >= 16 { // two rows of a block 16 threads wide
+				a.Addr[lane] = base1 + uint64(lane)*stride1
+			}
 			if scatter && r.Intn(4) == 0 {
 				a.Addr[lane] = r.Uint64()
 			}
@@ -55,6 +61,16 @@ func TestAccLogRoundTrip(t *testing.T) {
 		if got != want[i] {
 			t.Fatalf("access %d: got %+v\nwant %+v", i, got, want[i])
 		}
+	}
+	var modes [3]int
+	for _, e := range l.ents {
+		modes[e.mode]++
+	}
+	if modes[addrAffine] == 0 || modes[addrHalves] == 0 || modes[addrList] == 0 {
+		t.Errorf("modes used %v: the cases do not cover every mode", modes)
+	}
+	if unsafe.Sizeof(logAcc{}) > 64 {
+		t.Errorf("a logged access takes %d bytes, want at most 64", unsafe.Sizeof(logAcc{}))
 	}
 	l.reset()
 	if l.len() != 0 || len(l.addrs) != 0 {
