@@ -86,6 +86,10 @@ func affine(addr *[32]uint64, m uint32) (first, stride uint64, ok bool) {
 func (l *accLog) add(a *mem.Access) {
 	e := logAcc{block: a.Block, pc: int32(a.PC), line: int32(a.Line), sm: int32(a.SM), warp: int32(a.Warp), nby: int32(a.Bytes),
 		mask: a.Mask, space: a.Space, kind: a.Kind, cache: a.Cache}
+	if a.Mask == ^uint32(0) {
+		l.addFull(&e, &a.Addr)
+		return
+	}
 	var ok bool
 	if e.first, e.stride, ok = affine(&a.Addr, a.Mask); !ok {
 		lo, hi := a.Mask&0xffff, a.Mask&^0xffff
@@ -103,6 +107,47 @@ func (l *accLog) add(a *mem.Access) {
 		}
 	}
 	l.ents = append(l.ents, e)
+}
+
+// halfStride returns the stride of 16 addresses if they are affine.
+func halfStride(h []uint64) (uint64, bool) {
+	_ = h[15]
+	d := h[1] - h[0]
+	cur := h[1]
+	for i := 2; i < 16; i++ {
+		cur += d
+		if h[i] != cur {
+			return 0, false
+		}
+	}
+	return d, true
+}
+
+// addFull is add for an access of every lane (the common case), in one pass
+// over each half-warp.
+func (l *accLog) addFull(e *logAcc, addr *[32]uint64) {
+	d0, ok0 := halfStride(addr[:16])
+	d1, ok1 := halfStride(addr[16:])
+	switch {
+	case ok0 && ok1 && d0 == d1 && addr[16] == addr[15]+d0:
+		e.mode, e.first, e.stride = addrAffine, addr[0], d0
+	case ok0 && ok1:
+		e.mode, e.first, e.stride, e.at = addrHalves, addr[0], d0, uint32(len(l.addrs))
+		l.addrs = append(l.addrs, addr[16], d1)
+	default:
+		e.mode, e.at = addrList, uint32(len(l.addrs))
+		l.addrs = append(l.addrs, addr[:]...)
+	}
+	l.ents = append(l.ents, *e)
+}
+
+// fillHalf sets 16 addresses to first + i x stride.
+func fillHalf(h []uint64, first, stride uint64) {
+	_ = h[15]
+	for i := range 16 {
+		h[i] = first
+		first += stride
+	}
 }
 
 // fillAffine sets the addresses of the lanes in m to first + (lane - the
@@ -123,6 +168,19 @@ func (l *accLog) at(i int, a *mem.Access) {
 	e := &l.ents[i]
 	a.PC, a.Line, a.SM, a.Block, a.Warp = int(e.pc), int(e.line), int(e.sm), e.block, int(e.warp)
 	a.Space, a.Kind, a.Cache, a.Bytes, a.Mask = e.space, e.kind, e.cache, int(e.nby), e.mask
+	if e.mask == ^uint32(0) {
+		switch e.mode {
+		case addrAffine:
+			fillHalf(a.Addr[:16], e.first, e.stride)
+			fillHalf(a.Addr[16:], e.first+16*e.stride, e.stride)
+		case addrHalves:
+			fillHalf(a.Addr[:16], e.first, e.stride)
+			fillHalf(a.Addr[16:], l.addrs[e.at], l.addrs[e.at+1])
+		default:
+			copy(a.Addr[:], l.addrs[e.at:e.at+32])
+		}
+		return
+	}
 	a.Addr = [32]uint64{}
 	switch e.mode {
 	case addrAffine:

@@ -62,12 +62,18 @@ func TestAccLogRoundTrip(t *testing.T) {
 			t.Fatalf("access %d: got %+v\nwant %+v", i, got, want[i])
 		}
 	}
-	var modes [3]int
+	var modes [2][3]int // partial and full masks (add's two paths)
 	for _, e := range l.ents {
-		modes[e.mode]++
+		full := 0
+		if e.mask == ^uint32(0) {
+			full = 1
+		}
+		modes[full][e.mode]++
 	}
-	if modes[addrAffine] == 0 || modes[addrHalves] == 0 || modes[addrList] == 0 {
-		t.Errorf("modes used %v: the cases do not cover every mode", modes)
+	for _, m := range modes {
+		if m[addrAffine] == 0 || m[addrHalves] == 0 || m[addrList] == 0 {
+			t.Errorf("modes used %v (partial masks, full masks): the cases do not cover every mode", modes)
+		}
 	}
 	if unsafe.Sizeof(logAcc{}) > 64 {
 		t.Errorf("a logged access takes %d bytes, want at most 64", unsafe.Sizeof(logAcc{}))
