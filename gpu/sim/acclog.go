@@ -127,7 +127,11 @@ func halfStride(h []uint64) (uint64, bool) {
 // over each half-warp.
 func (l *accLog) addFull(e *logAcc, addr *[32]uint64) {
 	d0, ok0 := halfStride(addr[:16])
-	d1, ok1 := halfStride(addr[16:])
+	var d1 uint64
+	ok1 := false
+	if ok0 {
+		d1, ok1 = halfStride(addr[16:])
+	}
 	switch {
 	case ok0 && ok1 && d0 == d1 && addr[16] == addr[15]+d0:
 		e.mode, e.first, e.stride = addrAffine, addr[0], d0
