@@ -84,10 +84,16 @@ func affine(addr *[32]uint64, m uint32) (first, stride uint64, ok bool) {
 
 // add logs a copy of a.
 func (l *accLog) add(a *mem.Access) {
-	e := logAcc{block: a.Block, pc: int32(a.PC), line: int32(a.Line), sm: int32(a.SM), warp: int32(a.Warp), nby: int32(a.Bytes),
+	// The entry is written in place (no copy of a built one).
+	if len(l.ents) == cap(l.ents) {
+		l.ents = append(l.ents, logAcc{})[:len(l.ents)]
+	}
+	l.ents = l.ents[:len(l.ents)+1]
+	e := &l.ents[len(l.ents)-1]
+	*e = logAcc{block: a.Block, pc: int32(a.PC), line: int32(a.Line), sm: int32(a.SM), warp: int32(a.Warp), nby: int32(a.Bytes),
 		mask: a.Mask, space: a.Space, kind: a.Kind, cache: a.Cache}
 	if a.Mask == ^uint32(0) {
-		l.addFull(&e, &a.Addr)
+		l.addFull(e, &a.Addr)
 		return
 	}
 	var ok bool
@@ -106,31 +112,27 @@ func (l *accLog) add(a *mem.Access) {
 			}
 		}
 	}
-	l.ents = append(l.ents, e)
 }
 
-// halfStride returns the stride of 16 addresses if they are affine.
-func halfStride(h []uint64) (uint64, bool) {
-	_ = h[15]
+// halfStride returns the stride of 16 addresses if they are affine (one
+// branch-free pass).
+func halfStride(h *[16]uint64) (uint64, bool) {
 	d := h[1] - h[0]
-	cur := h[1]
+	var x uint64
 	for i := 2; i < 16; i++ {
-		cur += d
-		if h[i] != cur {
-			return 0, false
-		}
+		x |= (h[i] - h[i-1]) ^ d
 	}
-	return d, true
+	return d, x == 0
 }
 
-// addFull is add for an access of every lane (the common case), in one pass
-// over each half-warp.
+// addFull completes add's entry e for an access of every lane (the common
+// case), in one pass over each half-warp.
 func (l *accLog) addFull(e *logAcc, addr *[32]uint64) {
-	d0, ok0 := halfStride(addr[:16])
+	d0, ok0 := halfStride((*[16]uint64)(addr[:16]))
 	var d1 uint64
 	ok1 := false
 	if ok0 {
-		d1, ok1 = halfStride(addr[16:])
+		d1, ok1 = halfStride((*[16]uint64)(addr[16:]))
 	}
 	switch {
 	case ok0 && ok1 && d0 == d1 && addr[16] == addr[15]+d0:
@@ -142,13 +144,11 @@ func (l *accLog) addFull(e *logAcc, addr *[32]uint64) {
 		e.mode, e.at = addrList, uint32(len(l.addrs))
 		l.addrs = append(l.addrs, addr[:]...)
 	}
-	l.ents = append(l.ents, *e)
 }
 
 // fillHalf sets 16 addresses to first + i x stride.
-func fillHalf(h []uint64, first, stride uint64) {
-	_ = h[15]
-	for i := range 16 {
+func fillHalf(h *[16]uint64, first, stride uint64) {
+	for i := range h {
 		h[i] = first
 		first += stride
 	}
@@ -175,11 +175,11 @@ func (l *accLog) at(i int, a *mem.Access) {
 	if e.mask == ^uint32(0) {
 		switch e.mode {
 		case addrAffine:
-			fillHalf(a.Addr[:16], e.first, e.stride)
-			fillHalf(a.Addr[16:], e.first+16*e.stride, e.stride)
+			fillHalf((*[16]uint64)(a.Addr[:16]), e.first, e.stride)
+			fillHalf((*[16]uint64)(a.Addr[16:]), e.first+16*e.stride, e.stride)
 		case addrHalves:
-			fillHalf(a.Addr[:16], e.first, e.stride)
-			fillHalf(a.Addr[16:], l.addrs[e.at], l.addrs[e.at+1])
+			fillHalf((*[16]uint64)(a.Addr[:16]), e.first, e.stride)
+			fillHalf((*[16]uint64)(a.Addr[16:]), l.addrs[e.at], l.addrs[e.at+1])
 		default:
 			copy(a.Addr[:], l.addrs[e.at:e.at+32])
 		}

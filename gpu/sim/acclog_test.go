@@ -83,3 +83,42 @@ func TestAccLogRoundTrip(t *testing.T) {
 		t.Fatalf("reset left %d accesses, %d addresses", l.len(), len(l.addrs))
 	}
 }
+
+// BenchmarkAccLog logs and replays a full-warp access of each kind (the
+// consumer's path), against copying the whole mem.Access as the log once did.
+func BenchmarkAccLog(b *testing.B) {
+	var contig, rows mem.Access
+	contig.Mask, rows.Mask = ^uint32(0), ^uint32(0)
+	for lane := range 32 {
+		contig.Addr[lane] = 0x7000_0000 + uint64(lane)*4
+		rows.Addr[lane] = 0x400 + uint64(lane/16)*64 + uint64(lane%16)*4
+	}
+	for _, c := range []struct {
+		name string
+		a    *mem.Access
+	}{{"contiguous", &contig}, {"two-rows", &rows}} {
+		b.Run(c.name, func(b *testing.B) {
+			var l accLog
+			var got mem.Access
+			for i := 0; i < b.N; i++ {
+				if l.len() == 1024 {
+					l.reset()
+				}
+				l.add(c.a)
+				l.at(l.len()-1, &got)
+			}
+		})
+		b.Run(c.name+"/copy", func(b *testing.B) {
+			log := make([]mem.Access, 0, 1024)
+			var sink uint64
+			for i := 0; i < b.N; i++ {
+				if len(log) == 1024 {
+					log = log[:0]
+				}
+				log = append(log, *c.a)
+				sink += log[len(log)-1].Addr[31]
+			}
+			_ = sink
+		})
+	}
+}
