@@ -150,3 +150,25 @@ func BenchmarkPeakHeapSpin(b *testing.B) {
 	benchPeak(b, analysis.Request{Source: []byte(spinPTX), SourceFile: "spin.ptx", IsPTX: true, Arch: "sm_90", Launch: l,
 		Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1}, Timing: true, Budget: 1e10, BaseDir: b.TempDir()}, 128)
 }
+
+// BenchmarkPeakHeapMatmul512: matmul_tiled N=512 (3 MB of buffers), full
+// analysis with the timing model and the default checks (race,init,sync):
+// one wave, so the timing model holds the streams of every block at once
+// (1024 blocks of 8 warps, 16.9M warp-instructions).
+func BenchmarkPeakHeapMatmul512(b *testing.B) {
+	text, err := os.ReadFile(filepath.Join(golden.Dir(), "ptx", "matmul_tiled.sm_90.ptx"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	const n = 512
+	l, err := magics.ParseLaunch("matmul_tiled(rand(262144), rand(262144), zeros(262144), 512)")
+	if err != nil {
+		b.Fatal(err)
+	}
+	checks, err := analysis.ParseChecks("race,init,sync")
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchPeak(b, analysis.Request{Source: text, SourceFile: "matmul_tiled.ptx", IsPTX: true, Arch: "sm_90", Launch: l,
+		Grid: [3]int{n / 16, n / 16, 1}, Block: [3]int{16, 16, 1}, Timing: true, Checks: checks, Budget: 1e10, BaseDir: b.TempDir()}, 3*4*n*n)
+}

@@ -883,7 +883,11 @@ func (s *blockSlot) sortGroupLog() {
 	for i, b := range g.blocks {
 		at[b.lin] = i
 	}
-	sort.SliceStable(s.log, func(i, j int) bool { return at[s.log[i].Block] < at[s.log[j].Block] })
+	if s.log == nil {
+		return
+	}
+	e := s.log.ents
+	sort.SliceStable(e, func(i, j int) bool { return at[e[i].block] < at[e[j].block] })
 }
 
 // cutGroup drops a group's issue streams: its access log is handed over before

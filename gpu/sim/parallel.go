@@ -83,7 +83,7 @@ type blockSlot struct {
 	head     bool      // every earlier block is committed
 	done     bool
 	err      error
-	log      []mem.Access
+	log      *accLog
 	ckpts    []checkpoint
 	ownCheck bool     // l.chk is the slot's own (merged at commit)
 	cut      bool     // the block issued more than MaxBlockIssues: its streams are not kept
@@ -135,13 +135,13 @@ type coord struct {
 	onMem     func(*mem.Access) // the caller's memory observer
 	gated     []bool            // per pc: must run at the head
 	queue     chan consumed     // to the consumer; nil when nothing observes
-	bufs      chan []mem.Access // logs the consumer has replayed, for reuse
+	bufs      chan *accLog      // logs the consumer has replayed, for reuse
 }
 
 // consumed is one item of the consumer's queue: part of a block's log, or a
 // committed block (its log, then its Issues streams).
 type consumed struct {
-	log  []mem.Access
+	log  *accLog
 	slot *blockSlot
 }
 
@@ -204,7 +204,7 @@ func (l *launcher) runBlocks() error {
 	var consumerPanic any
 	if c.onMem != nil || l.cfg.Issues != nil {
 		c.queue = make(chan consumed, queueDepth)
-		c.bufs = make(chan []mem.Access, queueDepth+nslots)
+		c.bufs = make(chan *accLog, queueDepth+nslots)
 		consumer.Add(1)
 		go func() {
 			defer consumer.Done()
@@ -243,19 +243,22 @@ func (l *launcher) runBlocks() error {
 
 // consume replays, in block order, what the committed blocks logged.
 func (c *coord) consume() {
+	var a mem.Access
 	for it := range c.queue {
 		log := it.log
 		if it.slot != nil {
 			log = it.slot.log
 		}
-		if c.onMem != nil {
-			for i := range log {
-				c.onMem(&log[i])
+		if c.onMem != nil && log != nil {
+			for i := range log.len() {
+				log.at(i, &a)
+				c.onMem(&a)
 			}
 		}
 		if it.slot == nil {
+			log.reset()
 			select {
-			case c.bufs <- log[:0]:
+			case c.bufs <- log:
 			default:
 			}
 			continue
@@ -278,7 +281,7 @@ func (c *coord) consume() {
 				c.base.cfg.Issues(blk.lin, streams)
 			}
 		}
-		s.log = s.log[:0]
+		s.log.reset()
 		c.free <- s
 	}
 }
@@ -347,7 +350,8 @@ func (c *coord) run(s *blockSlot, pos int) {
 		}
 	}()
 	s.pos, s.err, s.head, s.done, s.cut = pos, nil, false, false, false
-	s.log, s.ckpts = s.log[:0], s.ckpts[:0]
+	s.log.reset()
+	s.ckpts = s.ckpts[:0]
 	s.lin = pos
 	if c.base.cfg.Reverse {
 		s.lin = c.nblocks - 1 - pos
@@ -386,13 +390,13 @@ func (s *blockSlot) logAccess(a *mem.Access) {
 	if s.log == nil {
 		s.log = s.c.buf()
 	}
-	s.log = append(s.log, *a)
-	if len(s.log) >= maxLogAccesses {
+	s.log.add(a)
+	if s.log.len() >= maxLogAccesses {
 		if s.l.grp != nil {
 			s.cutGroup() // cluster.go: handed over interleaved, a group's accesses cannot be joined to its blocks' issues
 		}
 		if !s.becomeHead() {
-			s.log = s.log[:0] // the block is dropped
+			s.log.reset() // the block is dropped
 			return
 		}
 		s.c.queue <- consumed{log: s.log}
@@ -401,12 +405,12 @@ func (s *blockSlot) logAccess(a *mem.Access) {
 }
 
 // buf returns an empty log, reusing one the consumer is done with.
-func (c *coord) buf() []mem.Access {
+func (c *coord) buf() *accLog {
 	select {
 	case b := <-c.bufs:
 		return b
 	default:
-		return make([]mem.Access, 0, 1024)
+		return &accLog{ents: make([]logAcc, 0, 1024)}
 	}
 }
 
@@ -478,7 +482,7 @@ func (c *coord) finish(s *blockSlot) {
 		c.next.Add(1)
 		c.cond.Broadcast()
 		if !queued {
-			t.log = t.log[:0]
+			t.log.reset()
 			c.free <- t
 		}
 	}

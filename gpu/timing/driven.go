@@ -5,7 +5,6 @@ import (
 	"errors"
 	"math"
 
-	"github.com/kernelscope/kernelscope/gpu/latency"
 	"github.com/kernelscope/kernelscope/gpu/mem"
 )
 
@@ -108,7 +107,7 @@ func (m *Model) dispatchDriven(s *sm) {
 		m.refill(w, -1)
 		m.fold(w)
 		m.prepare(w)
-		if w.pos >= len(w.stream) {
+		if w.pos >= w.n {
 			w.done = true
 			continue
 		}
@@ -125,25 +124,23 @@ func (m *Model) refill(w *warp, barPC int32) {
 	pc, st, err := m.src.Peek(w.blk.slot, w.idx)
 	if err != nil {
 		m.srcErr = err
-		w.stream = w.one[:0]
+		w.n = 0
 		return
 	}
 	switch st {
 	case WarpReady:
-		w.one[0] = Event{PC: pc}
-		w.stream = w.one[:1]
+		w.cur, w.n = Event{PC: pc}, 1
 	case WarpWaiting:
 		if barPC < 0 {
 			barPC = max(w.lastPC, 0)
 		}
-		w.one[0] = Event{PC: barPC}
-		w.stream = w.one[:1]
+		w.cur, w.n = Event{PC: barPC}, 1
 		if !w.atBar {
 			w.atBar, w.ctrlPC = true, barPC
 			w.blk.arrived++
 		}
 	default:
-		w.stream = w.one[:0]
+		w.n = 0
 	}
 }
 
@@ -196,7 +193,7 @@ func (m *Model) syncBar(b *block) {
 		m.fold(x)
 		m.prepare(x)
 		m.setWake(x, 0)
-		if x.pos >= len(x.stream) && !x.atBar {
+		if x.pos >= x.n && !x.atBar {
 			m.exitAfter(x, 0)
 			continue
 		}
@@ -210,23 +207,14 @@ func (m *Model) syncBar(b *block) {
 // foldDriven executes instructions that issue as no SASS instruction
 // (Inst.Issues == 0) at once: their results are ready when their sources are.
 func (m *Model) foldDriven(w *warp) {
-	for n := 0; w.pos < len(w.stream) && !w.atBar && m.srcErr == nil; n++ {
-		pc := w.stream[w.pos].PC
+	for n := 0; w.pos < w.n && !w.atBar && m.srcErr == nil; n++ {
+		pc := w.cur.PC
 		in := &m.prog.Insts[pc]
 		if in.Issues != 0 {
 			return
 		}
-		var ready int64
-		var dep latency.Dep
-		for _, r := range in.Src {
-			if w.ready[r] > ready {
-				ready, dep = w.ready[r], w.dep[r]
-			}
-		}
-		for _, r := range in.Dst {
-			w.ready[r], w.dep[r] = ready, dep
-		}
-		m.execute(w, w.stream[w.pos])
+		foldRegs(w, in)
+		m.execute(w, w.cur)
 		m.refill(w, pc)
 		m.syncBar(w.blk)
 	}

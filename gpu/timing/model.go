@@ -106,8 +106,9 @@ type Config struct {
 	// (global at the L2 servers, shared at the SM). Nil: the events' outcomes.
 	Caches  *mem.TimedHierarchy
 	Atomics *mem.AtomicUnits
-	// Release, when set, is given each warp stream of a block once the block
-	// retired: the model reads it no more, so the caller may reuse its memory.
+	// Release, when set, is given each warp stream of a trace-driven block once
+	// the model reads it no more (at dispatch: each warp keeps the stream in a
+	// compact encoding of its own, compact.go), so the caller may reuse its memory.
 	Release func(WarpStream)
 }
 
@@ -140,19 +141,23 @@ type warp struct {
 	ctrlPC  int32
 	ninPC   int32 // the pc of nin (the event at pos)
 
-	age      int64 // dispatch order: the scheduler prefers the oldest (sp.warps is kept in this order)
-	si       int32 // index in its sub-partition's warps and wk
-	stream   WarpStream
-	pos      int
+	age      int64     // dispatch order: the scheduler prefers the oldest (sp.warps is kept in this order)
+	si       int32     // index in its sub-partition's warps and wk
+	pos      int       // index of cur in the warp's stream
+	n        int       // events in the stream (driven: 0 or 1, the window the source filled)
+	cur      Event     // the event at pos, when pos < n
+	enc      []byte    // trace-driven: the stream in the compact encoding (compact.go), kept across reuse
+	bp       int32     // offset in enc of the event after cur
+	lastAcc  int32     // the last non-zero Acc decoded
+	run      uint8     // plain events left in the run of cur's header
+	lastMem  memFields // the memory fields of the last event decoded that had any
 	blk      *block
 	idx      int     // warp index within the block
-	ready    []int64 // per register: cycle the value is available
-	dep      []latency.Dep
+	reg      []int64 // per register: the cycle its value is available << depBits | the latency.Dep of its producer (one array: one cache miss, not two)
 	memDone  int64
 	lastPC   int32
 	tl       *WarpTimeline
 	maxIntvl int
-	one      [1]Event // execution-driven: the stream holding the next instruction (driven.go)
 
 	// asynchronous copies and mbarriers (async.go)
 	aops                        []AsyncOp // the warp's ops, by position
@@ -378,12 +383,16 @@ func (m *Model) dispatch(s *sm, warps []WarpStream) {
 	nr := m.prog.NumRegs()
 	for i, st := range warps {
 		w := m.newWarp(nr)
-		w.stream, w.blk, w.idx, w.age, w.state, w.statePC, w.since = st, b, i, m.age, NotSelected, -1, m.now
+		w.blk, w.idx, w.age, w.state, w.statePC, w.since = b, i, m.age, NotSelected, -1, m.now
+		w.load(st)
+		if m.cfg.Release != nil {
+			m.cfg.Release(st) // the warp keeps its own compact copy
+		}
 		m.age++
 		b.warps = append(b.warps, w)
 		m.fold(w)
 		m.prepare(w)
-		if w.pos >= len(st) {
+		if w.pos >= w.n {
 			w.done = true
 			continue
 		}
@@ -675,7 +684,7 @@ func (m *Model) classify(s *sm, sp *subpart, w *warp) {
 // issue issues the warp's next instruction at m.now and returns the issue
 // slots it takes (its SASS instruction count, at least 1).
 func (m *Model) issue(s *sm, sp *subpart, w *warp) int64 {
-	e := w.stream[w.pos]
+	e := w.cur
 	if m.src != nil {
 		e = m.execute(w, e)
 	}
@@ -687,7 +696,7 @@ func (m *Model) issue(s *sm, sp *subpart, w *warp) int64 {
 	n := int64(max(in.Issues, 1)) // 0 never gets here: fold skips it
 	sp.last = w
 	sp.busy = m.now + n
-	w.pos++
+	w.step()
 	w.lastPC = e.PC
 	m.res.Issued += n
 	m.res.IssueActive += n
@@ -740,8 +749,7 @@ func (m *Model) issue(s *sm, sp *subpart, w *warp) int64 {
 		m.end = done
 	}
 	for _, r := range in.Dst {
-		w.ready[r] = done
-		w.dep[r] = t.Dep
+		w.reg[r] = done<<depBits | int64(t.Dep)
 	}
 	if w.ai < len(w.aops) || m.async.pc[e.PC] > apAsync {
 		m.asyncIssue(s, w, e.PC, done, int64(t.Latency))
@@ -751,7 +759,7 @@ func (m *Model) issue(s *sm, sp *subpart, w *warp) int64 {
 	}
 	m.fold(w)
 	m.prepare(w)
-	if w.pos >= len(w.stream) {
+	if w.pos >= w.n {
 		m.exitAfter(w, n)
 	}
 	if m.now+n > m.end {
@@ -767,13 +775,12 @@ func (m *Model) newWarp(nr int) *warp {
 		w := m.free[n-1]
 		m.free[n-1] = nil
 		m.free = m.free[:n-1]
-		ready, dep := w.ready, w.dep
-		clear(ready)
-		clear(dep)
-		*w = warp{ready: ready, dep: dep}
+		reg, enc := w.reg, w.enc
+		clear(reg)
+		*w = warp{reg: reg, enc: enc[:0]}
 		return w
 	}
-	return &warp{ready: make([]int64, nr), dep: make([]latency.Dep, nr)}
+	return &warp{reg: make([]int64, nr)}
 }
 
 // prepare caches what classify needs of the warp's next instruction: only
@@ -781,21 +788,43 @@ func (m *Model) newWarp(nr int) *warp {
 // scoreboard answer holds until it issues again.
 func (m *Model) prepare(w *warp) {
 	w.nin, w.nready, w.ndep = nil, 0, 0
-	if w.pos >= len(w.stream) {
+	if w.pos >= w.n {
 		return
 	}
-	pc := w.stream[w.pos].PC
+	pc := w.cur.PC
 	in := &m.prog.Insts[pc]
 	w.nin, w.ninPC = in, pc
+	var best int64 // the first register with the latest ready time, packed
 	for _, r := range in.Src {
-		if w.ready[r] > w.nready {
-			w.nready, w.ndep = w.ready[r], w.dep[r]
+		if x := w.reg[r]; x>>depBits > best>>depBits {
+			best = x
 		}
 	}
 	for _, r := range in.Dst {
-		if w.ready[r] > w.nready {
-			w.nready, w.ndep = w.ready[r], w.dep[r]
+		if x := w.reg[r]; x>>depBits > best>>depBits {
+			best = x
 		}
+	}
+	w.nready, w.ndep = best>>depBits, latency.Dep(best&depMask)
+}
+
+// The packing of warp.reg: a ready cycle (>= 0) shifted left, its Dep below.
+const (
+	depBits = 2
+	depMask = 1<<depBits - 1
+)
+
+// foldRegs gives an instruction that issues no SASS instruction its result:
+// each destination is ready when the latest source is (with that source's Dep).
+func foldRegs(w *warp, in *Inst) {
+	var best int64
+	for _, r := range in.Src {
+		if x := w.reg[r]; x>>depBits > best>>depBits {
+			best = x
+		}
+	}
+	for _, r := range in.Dst {
+		w.reg[r] = best
 	}
 }
 
@@ -806,22 +835,13 @@ func (m *Model) fold(w *warp) {
 		m.foldDriven(w)
 		return
 	}
-	for w.pos < len(w.stream) {
-		in := &m.prog.Insts[w.stream[w.pos].PC]
+	for w.pos < w.n {
+		in := &m.prog.Insts[w.cur.PC]
 		if in.Issues != 0 {
 			return
 		}
-		var ready int64
-		var dep latency.Dep
-		for _, r := range in.Src {
-			if w.ready[r] > ready {
-				ready, dep = w.ready[r], w.dep[r]
-			}
-		}
-		for _, r := range in.Dst {
-			w.ready[r], w.dep[r] = ready, dep
-		}
-		w.pos++
+		foldRegs(w, in)
+		w.step()
 	}
 }
 
@@ -996,10 +1016,7 @@ func (m *Model) retire() {
 		s := b.sm
 		s.blocks--
 		for _, w := range b.warps {
-			if m.cfg.Release != nil && m.src == nil {
-				m.cfg.Release(w.stream)
-			}
-			w.stream, w.blk, w.tl = nil, nil, nil
+			w.blk, w.tl = nil, nil
 		}
 		m.free = append(m.free, b.warps...)
 		for i := range s.sp {

@@ -6,8 +6,8 @@ import (
 	"testing"
 )
 
-// Config.Release gets every stream of every retired block exactly once, and
-// only once the model reads it no more: a caller that overwrites each stream
+// Config.Release gets every stream of every block exactly once, and only
+// once the model reads it no more (at dispatch, since the model keeps a compact copy): a caller that overwrites each stream
 // it is given (as the analysis does when it reuses them) changes nothing,
 // on waves of blocks with barriers, branches, memory and uneven lengths.
 func TestReleaseAfterRetire(t *testing.T) {
