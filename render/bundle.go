@@ -124,7 +124,7 @@ func Text(rep *report.Report) string {
 			m.SharedLoadWavefronts, m.SharedStoreWavefronts, m.SharedLoadBankConflicts, m.SharedStoreBankConflicts)
 	}
 	if t := rep.Timing; t != nil {
-		fmt.Fprintf(&b, "timing: ~%s cycles = %s kernel + %s launch overhead%s\n", group(t.Cycles), group(t.KernelCycles), group(t.LaunchCycles), microseconds(rep.Arch, t.KernelCycles))
+		fmt.Fprintf(&b, "timing: ~%s cycles = %s%s\n", group(t.Cycles), launchSplit(t), microseconds(rep.Arch, t.KernelCycles))
 	}
 	b.WriteString(correctnessText(rep))
 	hs := append([]report.Hint(nil), rep.Hints...)
@@ -177,7 +177,7 @@ func summaryLine(rep *report.Report) string {
 	if rep.Stats.Cycles > 0 {
 		s += fmt.Sprintf(", ~%s cycles", group(rep.Stats.Cycles))
 		if t := rep.Timing; t != nil && t.KernelCycles > 0 {
-			s += fmt.Sprintf(" (kernel %s + launch %s)", group(t.KernelCycles), group(t.LaunchCycles))
+			s += " (" + launchSplit(t) + ")"
 		}
 	}
 	if rep.Occupancy != nil {
@@ -214,4 +214,15 @@ func group(n int64) string {
 		return "-" + string(out)
 	}
 	return string(out)
+}
+
+// launchSplit says how a launch's modelled cycles add up: the kernel, the launch
+// overhead (an empty kernel of the grid, measured) and, for grids whose block
+// dispatch overlaps the running blocks, the overlapped part taken off.
+func launchSplit(t *report.Timing) string {
+	s := group(t.KernelCycles) + " kernel + " + group(t.LaunchCycles) + " launch overhead"
+	if t.LaunchHiddenCycles > 0 {
+		s += " − " + group(t.LaunchHiddenCycles) + " of block dispatch overlapped with the kernel"
+	}
+	return s
 }

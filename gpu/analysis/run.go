@@ -62,6 +62,10 @@ type Request struct {
 	// expansion) instead of one slot. Off by default: on the golden set it makes
 	// the cycle error larger (TestTimingAgainstNsight reports both).
 	SASSIssues bool
+	// ProgramOrder (with Timing): the replay path issues each warp's instructions in
+	// program order instead of the modelled ptxas list schedule of each straight-line
+	// region (timing.Schedule); the interleaved path always issues program order.
+	ProgramOrder bool
 	// TimingPath (with Timing) chooses how the model is fed: TimingAuto,
 	// TimingInterleaved (execution-driven) or TimingReplay (driven.go).
 	TimingPath string

@@ -189,6 +189,9 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 		issues, streamSource := sassStream(rep, &req, lowering, k.Name)
 		if tm, err = newTimingRun(ctx, req.Arch, mod, k, bps, (threadsPerBlock+31)/32, issues); err == nil {
 			tm.streamSource = streamSource
+			if req.ProgramOrder {
+				tm.sched = nil
+			}
 			if req.TimedCaches {
 				tm.timeCaches(spec, memOpts.Carveout)
 			}
@@ -203,6 +206,7 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 			cfg.Issues = (&boundedTiming{t: tm, sample: sample}).block
 			cfg.Async = tm.asyncRecs
 		} else if tm.interleaved, tm.pathWhy = choosePath(req, mod, k, nblocks, spec.SMs*max(bps, 1)); tm.interleaved {
+			tm.sched = nil // the simulator runs each instruction when the model issues it: program order
 			cfg.Decoded = tm.decoded
 			if !req.TimedCaches {
 				// same-address atomics serialise at the L2 servers and the SM's shared unit

@@ -53,6 +53,11 @@ type timingRun struct {
 	// predicated region in order: every warp that issues the branch issues them all (block
 	// adds those the warp's trace jumped over, with no lane active); nil for other PCs
 	predicated [][]int32
+	// sched, when set, is the modelled ptxas schedule the replay path issues each
+	// straight-line region in (timing.Schedule); nil issues program order
+	// (Request.ProgramOrder, the interleaved path)
+	sched    *timing.Schedule
+	schedTmp []timing.Event
 }
 
 // newTimingRun decodes the kernel once (the simulator reuses the decoded
@@ -93,6 +98,11 @@ func newTimingRun(ctx context.Context, archName string, mod *ptx.Module, k *ptx.
 	}
 	t.model = m
 	t.npcs = len(prog.Insts)
+	labels := make([]int, 0, len(k.Labels))
+	for _, l := range k.Labels {
+		labels = append(labels, l.Index)
+	}
+	t.sched = timing.NewSchedule(prog, len(k.Insts), labels)
 	return t, nil
 }
 
@@ -196,6 +206,11 @@ func (t *timingRun) block(_ int, warps [][]sim.Issue) {
 	}
 	for i := range t.queues {
 		t.queues[i] = t.queues[i][:0]
+	}
+	if t.sched != nil && (j == nil || len(j.ops) == 0) {
+		for _, s := range streams {
+			t.schedTmp = t.sched.Reorder(s, t.schedTmp)
+		}
 	}
 	if j != nil && len(j.ops) > 0 {
 		t.err = t.model.AddBlockAsync(t.ctx, streams, t.accs, j.ops)

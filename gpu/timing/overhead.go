@@ -55,6 +55,13 @@ func LaunchHidden(kernel int64, blocks, threadsPerBlock int) int64 {
 	return max(0, min(kernel, extra))
 }
 
+// LaunchFixed is the part of LaunchOverhead no kernel hides: that of a grid of
+// at most overlapBlocks blocks (the rest, the dispatch of further blocks, runs
+// while earlier blocks work: LaunchHidden).
+func LaunchFixed(blocks, threadsPerBlock int) int64 {
+	return LaunchOverhead(min(blocks, overlapBlocks), threadsPerBlock)
+}
+
 // tableOverhead is emptyKernelCycles interpolated (the table's clocks).
 func tableOverhead(blocks, threadsPerBlock int) int64 {
 	best := 0
