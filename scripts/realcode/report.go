@@ -288,6 +288,17 @@ func (s *stats) add(r PathResult) {
 	}
 }
 
+// within counts the errors of v whose magnitude is at most limit.
+func within(v []float64, limit float64) int {
+	n := 0
+	for _, x := range v {
+		if math.Abs(x) <= limit {
+			n++
+		}
+	}
+	return n
+}
+
 func errStats(v []float64) (median, mean float64) {
 	if len(v) == 0 {
 		return math.NaN(), math.NaN()
@@ -545,7 +556,7 @@ KernelScope built from %s. H200 ground truth: %s, %s; %d of %d kernels built and
 | byte-exact, of the kernels whose H200 result repeats (leaving out those that gave different values in 20 H200 runs) | %s | %s |
 | memory counters equal to ncu (8 per kernel) | %d / %d (all 8 on %d kernels) | %d / %d (all 8 on %d kernels) |
 | whole-launch cycles error vs sm__cycles_elapsed.max, median / mean of abs | %s / %s (%d kernels) | %s / %s (%d kernels) |
-| kernel-only cycles error: (cycles − launch_cycles) vs (sm__cycles_elapsed.max − the same launch_cycles), median / mean of abs | %s / %s (%d kernels) | %s / %s (%d kernels) |
+| kernel-only cycles error: (cycles − launch_cycles) vs (sm__cycles_elapsed.max − the same launch_cycles), median / mean of abs | %s / %s (%d kernels, %d within 25%%) | %s / %s (%d kernels, %d within 25%%) |
 
 Template kernels (%d): the clang path runs them with one line of ours appended to the extraction,
 `+"`static void *rc_instance = (void *)&NAME<ARGS>;`"+`, the instantiation the original host code's launch makes.
@@ -557,7 +568,7 @@ Without it (the extraction alone, launched as `+"`--launch 'NAME<ARGS><<<…>>>(
 		percent(cl.exact), percent(nv.exact), ofRepeatable(cl), ofRepeatable(nv),
 		cl.counters, 8*cl.ncu, cl.countersAll, nv.counters, 8*nv.ncu, nv.countersAll,
 		clMed, clMean, len(clErr), nvMed, nvMean, len(nvErr),
-		clKMed, clKMean, len(clKErr), nvKMed, nvKMean, len(nvKErr),
+		clKMed, clKMean, len(clKErr), within(clKErr, 0.25), nvKMed, nvKMean, len(nvKErr), within(nvKErr, 0.25),
 		templates, strictRuns, templates, strictText(strictFail, out))
 	b.WriteString("## Notes\n\n- \"compiled\" on the clang path is a clean clang-19 compile (`kernelscope parse`) of the file the run uses.\n- Launches use KernelScope's syntax as it landed: `--launch 'NAME<ARGS><<<dim3(gx, gy, gz), dim3(bx, by, bz), SHMEM>>>(arg=file(\"…\"):type, n=…)'` (dynamic shared bytes as the third launch parameter), `--symbol 'SYM=file(\"…\"):f32'` once per `__constant__` symbol; the nvcc-PTX path passes arguments by position (nvcc's PTX keeps no parameter names), and its `--dump` files are still named after the PTX parameters (`_Z…_param_N.bin`), read by position.\n- The kernel-only cycles error takes KernelScope's own launch overhead (`timing.launch_cycles`) off both sides, since ncu's `sm__cycles_elapsed.max` includes the launch.\n")
 	for _, n := range m.Notes {
