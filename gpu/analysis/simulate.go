@@ -216,6 +216,12 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 			cfg.Driver = tm.driver(ctx)
 			apart = checksApart(&cfg)
 		} else {
+			if !req.TimedCaches {
+				// same-address atomics serialise at the L2 servers and the SM's shared unit,
+				// as on the interleaved path (the retries of a CAS loop are the simulator's)
+				tm.model.SetMemory(nil, mem.NewAtomicUnits(spec.SMs, mem.DefaultAtomicCosts))
+				tm.atomics = true
+			}
 			cfg.Decoded = tm.decoded
 			sample = newTimingSample(nblocks, spec.SMs*max(bps, 1), req.TimingWaves)
 			cfg.Issues = (&boundedTiming{t: tm, sample: sample}).block

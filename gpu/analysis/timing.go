@@ -56,6 +56,9 @@ type timingRun struct {
 	// sched, when set, is the modelled ptxas schedule the replay path issues each
 	// straight-line region in (timing.Schedule); nil issues program order
 	// (Request.ProgramOrder, the interleaved path)
+	// atomics: the replay path times atomics through the atomic units (same-address
+	// atomics serialise) without the time-aware caches; their accesses are kept
+	atomics  bool
 	sched    *timing.Schedule
 	schedTmp []timing.Event
 }
@@ -121,7 +124,8 @@ func (t *timingRun) memory(a *mem.Access, o mem.Outcome) {
 		return
 	}
 	e := eventOf(a, o)
-	if t.timed && (a.Space == mem.Global || a.Space == mem.Local || (a.Space == mem.Shared && a.Kind >= mem.Atomic)) {
+	if t.timed && (a.Space == mem.Global || a.Space == mem.Local || (a.Space == mem.Shared && a.Kind >= mem.Atomic)) ||
+		t.atomics && a.Kind >= mem.Atomic && (a.Space == mem.Global || a.Space == mem.Shared) {
 		t.accs = append(t.accs, *a)
 		e.Acc = int32(len(t.accs))
 	}
@@ -217,7 +221,7 @@ func (t *timingRun) block(_ int, warps [][]sim.Issue) {
 		t.accs = nil
 		return
 	}
-	if t.timed {
+	if t.timed || t.atomics {
 		// the model keeps the block's accesses until it retires: hand over this slice
 		t.err = t.model.AddBlockAccesses(t.ctx, streams, t.accs)
 		t.accs = nil
