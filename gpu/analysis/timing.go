@@ -101,11 +101,16 @@ func newTimingRun(ctx context.Context, archName string, mod *ptx.Module, k *ptx.
 	}
 	t.model = m
 	t.npcs = len(prog.Insts)
-	labels := make([]int, 0, len(k.Labels))
-	for _, l := range k.Labels {
-		labels = append(labels, l.Index)
+	// every function's first PC and its labels start regions (device functions are
+	// scheduled as the kernel is)
+	var labels []int
+	for _, f := range dec.Funcs {
+		labels = append(labels, int(f.Base))
+		for _, l := range f.F.Labels {
+			labels = append(labels, int(f.Base)+l.Index)
+		}
 	}
-	t.sched = timing.NewSchedule(prog, len(k.Insts), labels)
+	t.sched = timing.NewSchedule(prog, len(prog.Insts), labels)
 	return t, nil
 }
 
