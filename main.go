@@ -280,7 +280,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	}
 	if fs.NArg() >= 1 && programMode(fs) { // a whole program (main_program.go)
 		return runProgram(fs.Arg(0), fs.Args()[1:], programFlags{arch: *archName, flags: strings.Fields(*flags), budget: int64(*budget),
-			timing: tmode.On, json: *asJSON, sandbox: *sandbox, checks: *checkList}, stdout, stderr)
+			timing: tmode.On, noCache: !tmode.Caches, json: *asJSON, sandbox: *sandbox, checks: *checkList}, stdout, stderr)
 	}
 	if fs.NArg() != 1 {
 		return &usageError{"run: give exactly one FILE.cu or FILE.ptx"}
