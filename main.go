@@ -52,7 +52,7 @@ usage:
   kernelscope install [--user | --sys-prefix | --prefix DIR] [--sandbox]
   kernelscope kernel [--sandbox] -f CONNECTION_FILE
   kernelscope run [--sandbox] [--arch A] [--grid X[,Y,Z]] [--block X[,Y,Z]] [--launch 'NAME(args)'] [--dynamic-smem N] [--symbol 'NAME=init'] [--compiler C]
-                  [--flags F] [--budget N] [--timing on|off|all[,caches][,sass|,ptx][,interleaved|,replay]] [--check race,init,sync,order|all|off] [--expect EXPR]...
+                  [--flags F] [--budget N] [--timing on|off|all[,nocaches][,sass|,ptx][,interleaved|,replay]] [--check race,init,sync,order|all|off] [--expect EXPR]...
                   [--json] [--html FILE] [--dump DIR] FILE.cu|FILE.ptx
   kernelscope run [--arch A] [--flags F] [--budget N] [--timing on|off] [--check ...] [--json] PROGRAM.cu [-- ARGS...]
                   (a .cu with main(): built, run with stdin/stdout/stderr, exits with its status)
@@ -260,7 +260,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	compiler := fs.String("compiler", "auto", "auto, clang or nvcc")
 	flags := fs.String("flags", "", "extra compiler flags")
 	budget := fs.Float64("budget", 0, "most thread-instructions to simulate (default 2e9)")
-	timing := fs.String("timing", "on", "on, off or all (all: no sampling of huge grids), then optionally ,caches (time-aware caches and atomic units), ,ptx (issue one slot per PTX instruction instead of the default SASS stream: the nvdisasm listing when nvcc built it, else the modelled ptxas lowering) and ,interleaved or ,replay (execution- or trace-driven; default: interleaved for kernels with global atomics or ordered global loads)")
+	timing := fs.String("timing", "on", "on, off or all (all: no sampling of huge grids), then optionally ,nocaches (no time-aware caches and atomic units, which are on by default), ,ptx (issue one slot per PTX instruction instead of the default SASS stream: the nvdisasm listing when nvcc built it, else the modelled ptxas lowering) and ,interleaved or ,replay (execution- or trace-driven; default: interleaved for kernels with global atomics or ordered global loads)")
 	asJSON := fs.Bool("json", false, "print the JSON report")
 	htmlOut := fs.String("html", "", "write the HTML report to FILE")
 	dump := fs.String("dump", "", "write each buffer argument after the launch to DIR/NAME.bin")
@@ -280,7 +280,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	}
 	if fs.NArg() >= 1 && programMode(fs) { // a whole program (main_program.go)
 		return runProgram(fs.Arg(0), fs.Args()[1:], programFlags{arch: *archName, flags: strings.Fields(*flags), budget: int64(*budget),
-			timing: tmode.On, json: *asJSON, sandbox: *sandbox, checks: *checkList}, stdout, stderr)
+			timing: tmode.On, noCache: !tmode.Caches, json: *asJSON, sandbox: *sandbox, checks: *checkList}, stdout, stderr)
 	}
 	if fs.NArg() != 1 {
 		return &usageError{"run: give exactly one FILE.cu or FILE.ptx"}

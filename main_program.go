@@ -30,6 +30,7 @@ type programFlags struct {
 	flags   []string
 	budget  int64
 	timing  bool
+	noCache bool // --timing on,nocaches
 	json    bool
 	sandbox bool
 	checks  string // --check: race,init,sync apply to every launch; order is not run on programs
@@ -85,7 +86,7 @@ func runProgram(path string, args []string, o programFlags, stdout, stderr io.Wr
 	}
 	defer p.Close()
 	var outBuf, errBuf bytes.Buffer
-	ro := program.RunOptions{Args: args, Stdin: os.Stdin, Stdout: stdout, Stderr: stderr, Timing: o.timing, Budget: o.budget, Checks: checks}
+	ro := program.RunOptions{Args: args, Stdin: os.Stdin, Stdout: stdout, Stderr: stderr, Timing: o.timing, NoCaches: o.noCache, Budget: o.budget, Checks: checks}
 	if o.json {
 		ro.Stdout, ro.Stderr = &outBuf, &errBuf
 	}

@@ -78,7 +78,8 @@ type Spec struct {
 	Timing   bool
 	// TimingAll: %timing all, the timing model models every block (no sampling).
 	TimingAll bool
-	// TimingCaches: %timing ... caches, the time-aware caches and atomic units.
+	// TimingCaches: the time-aware caches and atomic units (on with the timing model
+	// unless %timing ... nocaches).
 	TimingCaches bool
 	// TimingPTX: %timing ... ptx, the timing model issues one slot per PTX instruction
 	// (the old stream) instead of the SASS stream (the default).
@@ -159,7 +160,7 @@ type defaults struct {
 	checks   []string
 	// timingAll: %timing all (no sampling of huge grids)
 	timingAll bool
-	// timingCaches, timingPTX: %timing ... caches / ptx
+	// timingCaches, timingPTX: time-aware caches (default; %timing ... nocaches) / %timing ... ptx
 	timingCaches, timingPTX bool
 	timingPath              string // %timing ... interleaved / replay
 
@@ -177,7 +178,7 @@ type State struct {
 
 // NewState returns the initial defaults: sm_80, automatic grid and block and
 // arguments, compiler auto, every section shown, budget 2e9, timing on,
-// trace block 0, warps 0-1, 5000 steps.
+// time-aware caches, trace block 0, warps 0-1, 5000 steps.
 func NewState() *State {
 	show := map[string]bool{}
 	for _, s := range Sections() {
@@ -185,7 +186,7 @@ func NewState() *State {
 	}
 	return &State{d: defaults{
 		arch: "sm_80", compiler: "auto", trace: Trace{Block: 0, WarpLo: 0, WarpHi: 1, Steps: 5000},
-		show: show, budget: DefaultBudget, timing: true, checks: DefaultChecks(),
+		show: show, budget: DefaultBudget, timing: true, timingCaches: true, checks: DefaultChecks(),
 	}}
 }
 
@@ -789,9 +790,11 @@ func checkProgramCell(lines []string, spec *Spec, hasCode bool) error {
 
 // TimingMode is what %timing and --timing choose.
 type TimingMode struct {
-	On     bool // the timing model runs
-	All    bool // every block is modelled (no sampling of huge grids)
-	Caches bool // time-aware L1/L2 and same-address atomic serialisation (docs/caches.md)
+	On  bool // the timing model runs
+	All bool // every block is modelled (no sampling of huge grids)
+	// Caches: time-aware L1/L2 and same-address atomic serialisation (docs/caches.md);
+	// on by default with the timing model, off with "nocaches".
+	Caches bool
 	// PTX: the model issues one slot per PTX instruction (the old stream); by default it
 	// issues the SASS stream (gpu/ptxas: from the nvdisasm listing when nvcc built the
 	// cell, the modelled lowering otherwise). "sass" names the default.
@@ -802,11 +805,12 @@ type TimingMode struct {
 }
 
 // ParseTiming reads "on", "off" or "all", optionally followed (after spaces or
-// commas) by "caches", "sass" (the default issue stream) or "ptx", and "interleaved" or "replay".
+// commas) by "nocaches" (time-aware caches off; "caches", the default, names them),
+// "sass" (the default issue stream) or "ptx", and "interleaved" or "replay".
 func ParseTiming(arg string) (TimingMode, error) {
 	words := strings.FieldsFunc(arg, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' })
 	var m TimingMode
-	stream := ""
+	stream, caches := "", ""
 	if len(words) == 0 {
 		return m, fmt.Errorf("expected on or off (or all), found nothing")
 	}
@@ -817,12 +821,15 @@ func ParseTiming(arg string) (TimingMode, error) {
 		m.On, m.All = true, true
 	case "off":
 	default:
-		return m, fmt.Errorf("expected on or off (or all: time every block of a huge grid, no sampling; then optionally caches, ptx or sass, interleaved or replay), found %q", words[0])
+		return m, fmt.Errorf("expected on or off (or all: time every block of a huge grid, no sampling; then optionally nocaches, ptx or sass, interleaved or replay), found %q", words[0])
 	}
 	for _, w := range words[1:] {
 		switch w {
-		case "caches":
-			m.Caches = true
+		case "caches", "nocaches":
+			if caches != "" && caches != w {
+				return m, fmt.Errorf("%s: caches and nocaches exclude each other (caches, the default, times L1/L2 accesses; nocaches turns that off)", words[0])
+			}
+			caches = w
 		case "sass", "ptx":
 			if stream != "" && stream != w {
 				return m, fmt.Errorf("%s: sass and ptx exclude each other (sass, the default, issues each PTX instruction as its SASS; ptx one slot per PTX instruction)", words[0])
@@ -834,11 +841,12 @@ func ParseTiming(arg string) (TimingMode, error) {
 			}
 			m.Path = w
 		default:
-			return m, fmt.Errorf("%s: unknown option %q (known: caches: time-aware caches and atomic units; sass: issue the SASS stream, the default; ptx: issue one slot per PTX instruction; interleaved: execution-driven, the simulator runs each instruction when the model issues it; replay: trace-driven)", words[0], w)
+			return m, fmt.Errorf("%s: unknown option %q (known: nocaches: no time-aware caches and atomic units (caches, the default: with them); sass: issue the SASS stream, the default; ptx: issue one slot per PTX instruction; interleaved: execution-driven, the simulator runs each instruction when the model issues it; replay: trace-driven)", words[0], w)
 		}
 	}
-	if !m.On && (m.Caches || stream != "" || m.Path != "") {
+	if !m.On && (caches != "" || stream != "" || m.Path != "") {
 		return m, fmt.Errorf("off takes no options")
 	}
+	m.Caches = m.On && caches != "nocaches"
 	return m, nil
 }

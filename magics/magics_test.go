@@ -327,17 +327,21 @@ func TestParseTiming(t *testing.T) {
 		want TimingMode
 		err  string
 	}{
-		{"on", TimingMode{On: true}, ""},
+		{"on", TimingMode{On: true, Caches: true}, ""},
 		{"off", TimingMode{}, ""},
-		{"all", TimingMode{On: true, All: true}, ""},
+		{"all", TimingMode{On: true, All: true, Caches: true}, ""},
 		{"on caches", TimingMode{On: true, Caches: true}, ""},
+		{"on nocaches", TimingMode{On: true}, ""},
+		{"all,nocaches,sass", TimingMode{On: true, All: true}, ""},
+		{"on caches nocaches", TimingMode{}, "exclude each other"},
+		{"off nocaches", TimingMode{}, "off takes no options"},
 		{"all,caches,sass", TimingMode{On: true, All: true, Caches: true}, ""},
-		{"on sass", TimingMode{On: true}, ""},
-		{"on ptx", TimingMode{On: true, PTX: true}, ""},
-		{"on,caches,ptx", TimingMode{On: true, Caches: true, PTX: true}, ""},
+		{"on sass", TimingMode{On: true, Caches: true}, ""},
+		{"on ptx", TimingMode{On: true, Caches: true, PTX: true}, ""},
+		{"on,nocaches,ptx", TimingMode{On: true, PTX: true}, ""},
 		{"on sass ptx", TimingMode{}, "exclude each other"},
 		{"off ptx", TimingMode{}, "off takes no options"},
-		{"on interleaved", TimingMode{On: true, Path: "interleaved"}, ""},
+		{"on interleaved", TimingMode{On: true, Caches: true, Path: "interleaved"}, ""},
 		{"all,caches,replay", TimingMode{On: true, All: true, Caches: true, Path: "replay"}, ""},
 		{"on interleaved replay", TimingMode{}, "exclude each other"},
 		{"off replay", TimingMode{}, "off takes no options"},
@@ -361,6 +365,13 @@ func TestParseTiming(t *testing.T) {
 	spec, err := st.Parse("%timing on caches\n%launch k(a=ones(4))\n")
 	if err != nil || !spec.Timing || !spec.TimingCaches || spec.TimingPTX {
 		t.Errorf("%%timing on caches: spec %+v, %v", spec, err)
+	}
+	// the time-aware caches are the default, with or without a %timing line
+	if spec, err = NewState().Parse("%launch k(a=ones(4))\n"); err != nil || !spec.Timing || !spec.TimingCaches {
+		t.Errorf("no %%timing: spec %+v, %v; want timing with time-aware caches", spec, err)
+	}
+	if spec, err = NewState().Parse("%timing on nocaches\n%launch k(a=ones(4))\n"); err != nil || !spec.Timing || spec.TimingCaches {
+		t.Errorf("%%timing on nocaches: spec %+v, %v; want timing without time-aware caches", spec, err)
 	}
 	spec, err = NewState().Parse("%timing on interleaved\n%launch k(a=ones(4))\n")
 	if err != nil || !spec.Timing || spec.TimingPath != "interleaved" {

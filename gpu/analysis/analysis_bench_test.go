@@ -24,8 +24,16 @@ func cpuTime(b *testing.B) time.Duration {
 
 // benchAnalysis runs the full analysis (analysis.Run) of one golden PTX kernel
 // b.N times and reports thread-instructions per wall second and per CPU second
-// (the machine is shared: CPU time is the fairer figure).
+// (the machine is shared: CPU time is the fairer figure). With timing, the
+// time-aware caches run too, as in the product (%timing on).
 func benchAnalysis(b *testing.B, src, launchText string, grid, block [3]int, timing bool) {
+	b.Helper()
+	benchAnalysisCaches(b, src, launchText, grid, block, timing, timing)
+}
+
+// benchAnalysisCaches is benchAnalysis with the time-aware caches chosen apart
+// (caches false with timing: %timing on nocaches).
+func benchAnalysisCaches(b *testing.B, src, launchText string, grid, block [3]int, timing, caches bool) {
 	b.Helper()
 	ptxPath := filepath.Join(golden.Dir(), "ptx", src+".sm_90.ptx")
 	text, err := os.ReadFile(ptxPath)
@@ -37,7 +45,7 @@ func benchAnalysis(b *testing.B, src, launchText string, grid, block [3]int, tim
 		b.Fatal(err)
 	}
 	req := analysis.Request{Source: text, SourceFile: filepath.Base(ptxPath), IsPTX: true, Arch: "sm_90",
-		Launch: l, Grid: grid, Block: block, Timing: timing, Budget: 1e11, BaseDir: b.TempDir()}
+		Launch: l, Grid: grid, Block: block, Timing: timing, TimedCaches: caches, Budget: 1e11, BaseDir: b.TempDir()}
 	var total int64
 	cpu0 := cpuTime(b)
 	b.ReportAllocs()
@@ -100,4 +108,18 @@ func BenchmarkAnalysisSmallMatmul64Timing(b *testing.B) {
 func BenchmarkAnalysisSmallVectorAdd16KTiming(b *testing.B) {
 	benchAnalysis(b, "vector_add", "vector_add(rand(16384), rand(16384), zeros(16384), 16384)",
 		[3]int{64, 1, 1}, [3]int{256, 1, 1}, true)
+}
+
+// BenchmarkAnalysisMatmul256TimingNoCaches is BenchmarkAnalysisMatmul256Timing
+// without the time-aware caches (%timing on nocaches): their cost is the difference.
+func BenchmarkAnalysisMatmul256TimingNoCaches(b *testing.B) {
+	benchAnalysisCaches(b, "matmul_tiled", "matmul_tiled(rand(65536), rand(65536), zeros(65536), 256)",
+		[3]int{16, 16, 1}, [3]int{16, 16, 1}, true, false)
+}
+
+// BenchmarkAnalysisReduce1MTimingNoCaches is BenchmarkAnalysisReduce1MTiming
+// without the time-aware caches.
+func BenchmarkAnalysisReduce1MTimingNoCaches(b *testing.B) {
+	benchAnalysisCaches(b, "reduce", "reduce_sequential(rand(1048576), zeros(4096), 1048576)",
+		[3]int{4096, 1, 1}, [3]int{256, 1, 1}, true, false)
 }

@@ -271,6 +271,10 @@ func (t *timingRun) finish(rep *report.Report) error {
 			"%d L1 hits waited for a fill in flight, %d L2 lookups found their sector in flight (hits when another request fetches it, misses when a fetch brought it along, as Nsight Compute counts them); "+
 			"%d cycles waited for MSHRs or L2 pending slots",
 			100*t.caches.L1HitRate(), 100*t.caches.L2HitRate(), o.L1InFlight, o.L2InFlight, o.Wait))
+		if rep.Memory != nil {
+			rep.Memory.HitRates = &report.HitRates{L1: t.caches.L1HitRate(), L2: t.caches.L2HitRate(),
+				Source: "modelled: time-aware caches, issue order"}
+		}
 	}
 	blocks := rep.Grid[0] * rep.Grid[1] * rep.Grid[2]
 	overhead := timing.LaunchOverhead(blocks, rep.Block[0]*rep.Block[1]*rep.Block[2])

@@ -20,9 +20,10 @@ import (
 )
 
 var (
-	timingScale = flag.Bool("timing-scale", false, "also time the large launches of scale_sm90.json (minutes)")
-	timingOut   = flag.String("timing-table", "", "write the per-case timing table (Markdown) to this file")
-	timingOnly  = flag.String("timing-only", "", "with -timing-scale: only the large launches whose names match this regexp")
+	timingScale    = flag.Bool("timing-scale", false, "also time the large launches of scale_sm90.json (minutes)")
+	timingOut      = flag.String("timing-table", "", "write the per-case timing table (Markdown) to this file")
+	timingNoCaches = flag.Bool("timing-nocaches", false, "time without the time-aware caches (%timing on nocaches); by default they run, as in the product")
+	timingOnly     = flag.String("timing-only", "", "with -timing-scale: only the large launches whose names match this regexp")
 )
 
 // timingRow is one launch: modelled cycles against ncu's sm__cycles_elapsed.max.
@@ -94,7 +95,7 @@ func timeGoldenCasesWith(t *testing.T, sassIssues bool) []timingRow {
 		src := readGolden(t, "ptx/"+base+".sm_90.ptx")
 		start := time.Now()
 		rep, err := Run(context.Background(), Request{Source: []byte(src), SourceFile: base + ".ptx", IsPTX: true, Arch: "sm_90",
-			Launch: launchOf(c), Grid: c.Grid, Block: c.Block, BaseDir: golden.Dir(), Timing: true, SASSIssues: sassIssues, Trace: launch.Trace{Steps: -1}})
+			Launch: launchOf(c), Grid: c.Grid, Block: c.Block, BaseDir: golden.Dir(), Timing: true, TimedCaches: !*timingNoCaches, SASSIssues: sassIssues, Trace: launch.Trace{Steps: -1}})
 		if err != nil {
 			t.Fatalf("%s: %v", c.Name, err)
 		}
@@ -157,7 +158,7 @@ func timeScaleCasesWith(t *testing.T, sassIssues bool) []timingRow {
 		src := readGolden(t, "ptx/"+base+".sm_90.ptx")
 		start := time.Now()
 		rep, err := Run(context.Background(), Request{Source: []byte(src), SourceFile: base + ".ptx", IsPTX: true, Arch: "sm_90",
-			Launch: l, Grid: c.Grid, Block: c.Block, Timing: true, TimingWaves: -1, SASSIssues: sassIssues, Budget: 1e10, Trace: launch.Trace{Steps: -1}})
+			Launch: l, Grid: c.Grid, Block: c.Block, Timing: true, TimingWaves: -1, TimedCaches: !*timingNoCaches, SASSIssues: sassIssues, Budget: 1e10, Trace: launch.Trace{Steps: -1}})
 		if err != nil {
 			t.Logf("%s: %v", name, err)
 			continue

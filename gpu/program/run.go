@@ -73,11 +73,14 @@ const (
 
 // RunOptions are how a built program runs.
 type RunOptions struct {
-	Args     []string  // argv[1:]
-	Stdin    io.Reader // nil: empty
-	Stdout   io.Writer // the program's standard output, written as it runs
-	Stderr   io.Writer
-	Timing   bool  // run the cycle-level timing model for each launch
+	Args   []string  // argv[1:]
+	Stdin  io.Reader // nil: empty
+	Stdout io.Writer // the program's standard output, written as it runs
+	Stderr io.Writer
+	Timing bool // run the cycle-level timing model for each launch
+	// NoCaches: with Timing, time without the time-aware caches (%timing on nocaches);
+	// by default they run, as for a single launch.
+	NoCaches bool
 	Budget   int64 // thread-instructions per launch; 0 = the default
 	HeapSize int64 // 0 = DefaultHeap
 	// Checks are the correctness checks of every launch (race, init, sync); the
@@ -667,7 +670,7 @@ func (s *server) launch(r *reader) (int, []byte) {
 	req := analysis.Request{
 		Source: []byte(s.p.Source), SourceFile: s.p.Opts.File, Cell: s.p.Opts.Cell, Arch: s.p.Opts.Arch, Prebuilt: s.p.PTX,
 		Launch: &launch.Launch{Kernel: name, Shared: shmem, SharedSet: true}, Grid: grid, Block: block,
-		Budget: s.o.Budget, Timing: s.o.Timing, Trace: s.traceFor(len(s.launches)), BaseDir: s.p.Opts.BaseDir,
+		Budget: s.o.Budget, Timing: s.o.Timing, TimedCaches: s.o.Timing && !s.o.NoCaches, Trace: s.traceFor(len(s.launches)), BaseDir: s.p.Opts.BaseDir,
 		Checks: analysis.Checks{Race: s.o.Checks.Race, Init: s.o.Checks.Init, Sync: s.o.Checks.Sync},
 		Program: &analysis.ProgramLaunch{Params: params, Memory: regions, Symbols: syms, After: func(res *sim.Result) {
 			for _, v := range res.Variables {

@@ -276,3 +276,9 @@ func (h Hint) MarshalJSON() ([]byte, error) { return marshalFinite(h) }
 
 // UnmarshalJSON decodes a hint, accepting the DESIGN.md strings for its gain's share.
 func (h *Hint) UnmarshalJSON(b []byte) error { return unmarshalFinite(b, h) }
+
+// MarshalJSON encodes the time-aware caches' hit rates; a non-finite rate becomes a string.
+func (h HitRates) MarshalJSON() ([]byte, error) { return marshalFinite(h) }
+
+// UnmarshalJSON decodes what MarshalJSON wrote.
+func (h *HitRates) UnmarshalJSON(b []byte) error { return unmarshalFinite(b, h) }

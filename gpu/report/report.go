@@ -83,6 +83,19 @@ type Memory struct {
 	// MergedAccesses is the warp accesses folded into a merged leader.
 	Counting       string `json:"counting,omitempty"`
 	MergedAccesses int64  `json:"merged_accesses,omitempty"`
+	// HitRates: the time-aware caches' sector hit rates, when the timing model ran them
+	// (L1HitRate and L2HitRate above are the functional-order caches').
+	HitRates *HitRates `json:"hit_rates,omitempty"`
+}
+
+// HitRates are the sector hit rates (0..1) the time-aware caches gave, counted as Nsight
+// Compute's l1tex__t_sector_hit_rate and lts__t_sector_hit_rate count them: an L1 lookup of a
+// sector in flight is a hit, an L2 lookup of a sector a fetch brought along is a miss.
+type HitRates struct {
+	L1 float64 `json:"l1"`
+	L2 float64 `json:"l2"`
+	// Source says what produced them ("modelled: time-aware caches, issue order").
+	Source string `json:"source"`
 }
 
 // MemInstruction is the traffic of one memory instruction over the launch.
