@@ -777,9 +777,9 @@ func (m *Model) newWarp(nr int) *warp {
 		w := m.free[n-1]
 		m.free[n-1] = nil
 		m.free = m.free[:n-1]
-		reg, enc := w.reg, w.enc
+		reg, enc, cpg := w.reg, w.enc, w.cpGroups
 		clear(reg)
-		*w = warp{reg: reg, enc: enc[:0]}
+		*w = warp{reg: reg, enc: enc[:0], cpGroups: cpg[:0]}
 		return w
 	}
 	return &warp{reg: make([]int64, nr)}
