@@ -27,7 +27,7 @@ const (
 	Barrier                        // waiting at a block barrier
 	BranchResolving                // waiting for a branch target
 	Membar                         // waiting at a memory fence
-	NoInstruction                  // waiting for instructions (not modelled: never reported)
+	NoInstruction                  // waiting for instructions: only a refill block's start (Config.RefillCycles)
 	NumReasons                     // number of warp states
 )
 
@@ -106,11 +106,30 @@ type Config struct {
 	// (global at the L2 servers, shared at the SM). Nil: the events' outcomes.
 	Caches  *mem.TimedHierarchy
 	Atomics *mem.AtomicUnits
+	// RefillCycles is how long after a block retires the next block dispatched to
+	// its slot issues its first instruction, and DispatchMilli the GPU-wide block
+	// dispatcher's interval between two such blocks, in thousandths of a cycle;
+	// 0 takes the H200's (BlockRefillCycles, BlockDispatchMilli), < 0 none. The
+	// first wave's dispatch is the launch overhead's (LaunchFixed), not this.
+	RefillCycles  int64
+	DispatchMilli int64
 	// Release, when set, is given each warp stream of a trace-driven block once
 	// the model reads it no more (at dispatch: each warp keeps the stream in a
 	// compact encoding of its own, compact.go), so the caller may reuse its memory.
 	Release func(WarpStream)
 }
+
+// BlockRefillCycles and BlockDispatchMilli are measured on the H200 (calibration:
+// testdata/measured/turnover, clock64 and %smid per block at 1.98 GHz). With one
+// block resident per SM, the next block on an SM issues its first instruction a
+// median 391-410 cycles after the previous one passed its last barrier, for 32 or
+// 256 threads, with or without work; with eight resident, 65,536 near-empty blocks
+// of 256 threads take 77,466 cycles per SM (median), 1.18 cycles a block GPU-wide,
+// which is the dispatcher's rate (each slot then waits a median 1,023 cycles).
+const (
+	BlockRefillCycles  = 400
+	BlockDispatchMilli = 1180
+)
 
 // maxIssues is the most SASS instructions one PTX instruction may issue as.
 const maxIssues = 1024
@@ -206,26 +225,27 @@ type sm struct {
 
 // Model is a replay in progress: add blocks in dispatch order, then Finish.
 type Model struct {
-	prog    *Program
-	tab     *latency.Table
-	cfg     Config
-	sms     []*sm
-	now     int64
-	end     int64
-	age     int64
-	l2Free  float64
-	drFree  float64
-	res     Result
-	tlLeft  int
-	pending []*block // resident blocks
-	nblocks int
-	fin     bool
-	retired bool     // a block finished since the last retire
-	ev      events   // the sub-partitions with warps, by the cycle each can next act (events.go)
-	cur     *subpart // the sub-partition being stepped (not filed)
-	free    []*warp  // warps of retired blocks, reused with their register arrays
-	due     []int32  // scratch of step: the indices of the warps it classified
-	scan    bool     // test only: walk every sub-partition every event cycle (the loop the queue replaced)
+	prog     *Program
+	tab      *latency.Table
+	cfg      Config
+	sms      []*sm
+	now      int64
+	end      int64
+	age      int64
+	l2Free   float64
+	drFree   float64
+	res      Result
+	tlLeft   int
+	pending  []*block // resident blocks
+	nblocks  int
+	fin      bool
+	retired  bool     // a block finished since the last retire
+	dispNext int64    // milli-cycles: when the dispatcher may start the next refill block
+	ev       events   // the sub-partitions with warps, by the cycle each can next act (events.go)
+	cur      *subpart // the sub-partition being stepped (not filed)
+	free     []*warp  // warps of retired blocks, reused with their register arrays
+	due      []int32  // scratch of step: the indices of the warps it classified
+	scan     bool     // test only: walk every sub-partition every event cycle (the loop the queue replaced)
 
 	nextAccs []mem.Access // the accesses of the block AddBlockAccesses is dispatching
 
@@ -271,6 +291,12 @@ func New(prog *Program, cfg Config) (*Model, error) {
 	}
 	if cfg.NumSMs <= 0 {
 		cfg.NumSMs = 1
+	}
+	if cfg.RefillCycles == 0 {
+		cfg.RefillCycles = BlockRefillCycles
+	}
+	if cfg.DispatchMilli == 0 {
+		cfg.DispatchMilli = BlockDispatchMilli
 	}
 	if cfg.MaxIntervals <= 0 {
 		cfg.MaxIntervals = 4096
@@ -380,6 +406,19 @@ func (m *Model) freeSM() *sm {
 
 func (m *Model) dispatch(s *sm, warps []WarpStream) {
 	b := &block{id: m.nblocks, sm: s, accs: m.nextAccs}
+	// a block beyond the first wave reuses a slot a block retired from: it starts
+	// after the SM's refill latency and when the dispatcher gets to it
+	start := m.now
+	if m.nblocks >= len(m.sms)*m.cfg.BlocksPerSM {
+		if r := m.cfg.RefillCycles; r > 0 {
+			start += r
+		}
+		if d := m.cfg.DispatchMilli; d > 0 {
+			at := max(start*1000, m.dispNext)
+			m.dispNext = at + d
+			start = (at + 999) / 1000
+		}
+	}
 	m.nblocks++
 	s.blocks++
 	nr := m.prog.NumRegs()
@@ -397,6 +436,10 @@ func (m *Model) dispatch(s *sm, warps []WarpStream) {
 		if w.pos >= w.n {
 			w.done = true
 			continue
+		}
+		if start > m.now {
+			// the warp is launched but fetches nothing yet (Nsight Compute's no_instruction)
+			w.ctrl, w.ctrlWhy, w.ctrlPC = start, NoInstruction, w.ninPC
 		}
 		m.seat(s, b, i, w)
 	}

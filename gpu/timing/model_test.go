@@ -193,9 +193,16 @@ func TestWaves(t *testing.T) {
 	s := linear(p, MemNone, 0)
 	blk := []WarpStream{s}
 	oneWave := run1(t, p, Config{BlocksPerSM: 3}, blk, blk, blk)
-	threeWaves := run1(t, p, Config{BlocksPerSM: 1}, blk, blk, blk)
+	threeWaves := run1(t, p, Config{BlocksPerSM: 1, RefillCycles: -1, DispatchMilli: -1}, blk, blk, blk)
 	within(t, "one wave", oneWave.Cycles, 4*n-4, 4*n+10)
 	within(t, "three waves", threeWaves.Cycles, 3*(4*n-4), 3*(4*n+4))
+	// with the H200's refill latency each later wave starts BlockRefillCycles after the
+	// block before it retired, the time charged as no_instruction
+	refilled := run1(t, p, Config{BlocksPerSM: 1}, blk, blk, blk)
+	within(t, "three waves with refill", refilled.Cycles, 3*(4*n-4)+2*BlockRefillCycles, 3*(4*n+4)+2*BlockRefillCycles+2)
+	if got := refilled.States[NoInstruction]; got != 2*BlockRefillCycles {
+		t.Errorf("no_instruction %d warp-cycles, want %d (two refills of one warp)", got, 2*BlockRefillCycles)
+	}
 	if threeWaves.Waves != 3 || oneWave.Waves != 1 {
 		t.Errorf("waves %v and %v, want 3 and 1", threeWaves.Waves, oneWave.Waves)
 	}
