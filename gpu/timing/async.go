@@ -6,7 +6,9 @@ import (
 	"math"
 	"sort"
 
+	"github.com/kernelscope/kernelscope/gpu/isa"
 	"github.com/kernelscope/kernelscope/gpu/mem"
+	"github.com/kernelscope/kernelscope/gpu/ptx"
 )
 
 // Asynchronous copies and mbarrier waits in the replay (docs/tensor-cores.md, "Timing of
@@ -63,13 +65,30 @@ const (
 	apAsync           // mbarrier or bulk copy: its AsyncOps, if any, are applied at issue
 	apWaitGroup       // cp.async.bulk.wait_group: wait for the warp's bulk stores
 	apWaitRead        // cp.async.bulk.wait_group.read: wait until they are read
+	apCpAsync         // cp.async (LDGSTS): joins the warp's open group
+	apCpCommit        // cp.async.commit_group: closes the open group
+	apCpWait          // cp.async.wait_group N / wait_all: waits for all but the N newest groups
 )
+
+// cpWaitKeep is the N of cp.async.wait_group N (0 for wait_all or an operand not an immediate).
+func cpWaitKeep(di *isa.Inst) int32 {
+	if di.PTX == nil || !di.Mods.Has(isa.FlagWaitGroup) {
+		return 0
+	}
+	for _, a := range di.PTX.Args {
+		if a.Kind == ptx.OpImm && a.Imm > 0 && a.Imm < math.MaxInt32 {
+			return int32(a.Imm)
+		}
+	}
+	return 0
+}
 
 // asyncModel is the model's state for asynchronous copies.
 type asyncModel struct {
 	pc      []uint8 // per pc: apNone...
 	tmaFree []int64 // per SM and direction (2s: loads, 2s+1: stores): the TMA unit's next free cycle
 	bar     []int64 // per pc: a barrier's release latency beyond a block barrier's (barrier.cluster.wait)
+	keep    []int32 // per pc: cp.async.wait_group's N
 	next    []AsyncOp
 }
 
@@ -88,8 +107,9 @@ type asyncBlock struct {
 func (a *asyncModel) init(p *Program, sms int) {
 	a.pc = make([]uint8, len(p.Insts))
 	a.bar = make([]int64, len(p.Insts))
+	a.keep = make([]int32, len(p.Insts))
 	for i := range p.Insts {
-		a.pc[i], a.bar[i] = p.Insts[i].async, p.Insts[i].barRelease // program.go, decodedInst
+		a.pc[i], a.bar[i], a.keep[i] = p.Insts[i].async, p.Insts[i].barRelease, p.Insts[i].cpKeep // program.go, decodedInst
 	}
 	a.tmaFree = make([]int64, 2*sms)
 }
@@ -160,6 +180,27 @@ func (m *Model) asyncIssue(s *sm, w *warp, pc int32, done int64, lat int64) {
 		m.hold(w, pc, w.bulkDone)
 	case apWaitRead:
 		m.hold(w, pc, w.bulkRead)
+	case apCpAsync:
+		w.cpOpen = max(w.cpOpen, done)
+	case apCpCommit:
+		w.cpGroups = append(w.cpGroups, w.cpOpen) // amortised: the slice is reused after each wait
+		w.cpOpen = 0
+	case apCpWait:
+		// the groups older than the N newest complete; a wait_all also waits for the open
+		// group's copies (cp.async.wait_all is commit_group + wait_group 0).
+		n := len(w.cpGroups) - int(m.async.keep[pc])
+		t := int64(0)
+		if m.async.keep[pc] == 0 {
+			t = w.cpOpen
+			w.cpOpen = 0
+		}
+		if n > 0 {
+			for _, g := range w.cpGroups[:n] {
+				t = max(t, g)
+			}
+			w.cpGroups = w.cpGroups[:copy(w.cpGroups, w.cpGroups[n:])]
+		}
+		m.hold(w, pc, t)
 	}
 	pos := int32(w.pos - 1)
 	for w.ai < len(w.aops) && w.aops[w.ai].Pos <= pos {

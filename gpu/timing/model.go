@@ -182,8 +182,10 @@ type warp struct {
 	aops                        []AsyncOp // the warp's ops, by position
 	ai                          int       // the next one to apply
 	bulkRead, bulkDone, waitLat int64     // its bulk stores read and done; the held wait's latency
+	cpOpen                      int64     // cp.async: when the open (uncommitted) group's copies complete
+	cpGroups                    []int64   // cp.async: when each committed, not yet waited, group completes
 
-	_ [40]byte // to 320 bytes, a size class whose objects are 64-byte aligned: the hot fields stay in one cache line (TestWarpSize)
+	_ [8]byte // to 320 bytes, a size class whose objects are 64-byte aligned: the hot fields stay in one cache line (TestWarpSize)
 }
 
 type block struct {
@@ -818,9 +820,9 @@ func (m *Model) newWarp(nr int) *warp {
 		w := m.free[n-1]
 		m.free[n-1] = nil
 		m.free = m.free[:n-1]
-		reg, enc := w.reg, w.enc
+		reg, enc, cpg := w.reg, w.enc, w.cpGroups
 		clear(reg)
-		*w = warp{reg: reg, enc: enc[:0]}
+		*w = warp{reg: reg, enc: enc[:0], cpGroups: cpg[:0]}
 		return w
 	}
 	return &warp{reg: make([]int64, nr)}

@@ -84,6 +84,7 @@ type Inst struct {
 
 	async      uint8 // apNone...: mbarrier, bulk copy or bulk wait (async.go)
 	barRelease int64 // a barrier's release latency beyond a block barrier's (barrier.cluster.wait)
+	cpKeep     int32 // cp.async.wait_group N: the N newest groups it does not wait for
 }
 
 // Program is the static side of a replay: one Inst per PC. PCs are indices
@@ -238,6 +239,16 @@ func decodedInst(tab *latency.Table, di *isa.Inst) Inst {
 			}
 		case m.Has(isa.FlagAsync | isa.FlagBulk):
 			in.async = apAsync
+		case m.Has(isa.FlagAsync | isa.FlagCommitGroup):
+			in.async = apCpCommit
+		case m.Has(isa.FlagAsync|isa.FlagWaitGroup) || m.Has(isa.FlagAsync|isa.FlagWaitAll):
+			in.async, in.cpKeep = apCpWait, cpWaitKeep(di)
+		case m.Has(isa.FlagAsync):
+			// cp.async is LDGSTS: its copy completes with an L2 hit's latency (modelled: the
+			// event's memory level is not used); it writes no register, cp.async.wait_group
+			// waits for it (async.go).
+			in.async = apCpAsync
+			in.Timing.Latency = max(in.Timing.Latency, tab.Mem.L2Hit)
 		}
 	}
 	return in

@@ -50,11 +50,21 @@ func textAsync(t string) (uint8, int64) {
 		return apWaitGroup, bar
 	case strings.HasPrefix(t, "mbarrier."), strings.HasPrefix(t, "cp.async.bulk"), strings.HasPrefix(t, "cp.reduce.async.bulk"):
 		return apAsync, bar
+	case t == "cp.async.commit_group":
+		return apCpCommit, bar
+	case t == "cp.async.wait_group", t == "cp.async.wait_all":
+		return apCpWait, bar
+	case strings.HasPrefix(t, "cp.async."):
+		return apCpAsync, bar
 	}
 	return apNone, bar
 }
 
-func textTiming(t latency.Timing, in *ptx.Inst) latency.Timing {
+func textTiming(t latency.Timing, in *ptx.Inst, l2Hit int) latency.Timing {
+	if in.Op == "cp" && len(in.Mods) > 1 && in.Mods[0] == "async" && in.Mods[1] != "bulk" &&
+		in.Mods[1] != "commit_group" && in.Mods[1] != "wait_group" && in.Mods[1] != "wait_all" {
+		t.Latency = max(t.Latency, l2Hit)
+	}
 	if in.Op == "ld" || in.Op == "atom" || in.Op == "red" {
 		for _, m := range in.Mods {
 			if m == "shared::cluster" {
@@ -143,7 +153,7 @@ func TestDecodedInstMatchesText(t *testing.T) {
 				n++
 				got := decodedInst(tab, di)
 				wantAsync, wantBar := textAsync(di.Text)
-				want := Inst{Timing: textTiming(tab.ClassTiming(di.Class), di.PTX), NoWait: di.NoWait || textClusterArrive(di.PTX),
+				want := Inst{Timing: textTiming(tab.ClassTiming(di.Class), di.PTX, tab.Mem.L2Hit), NoWait: di.NoWait || textClusterArrive(di.PTX),
 					Atomic: textAtomicClass(di.Text), AggregatedAdd: textAggregatable(di.Text), async: wantAsync, barRelease: wantBar}
 				if want.Timing != tab.ClassTiming(di.Class) || want.Atomic != mem.AtomicInt || want.AggregatedAdd || want.async != apNone || want.barRelease != 0 || want.NoWait {
 					special++
