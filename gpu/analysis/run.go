@@ -59,8 +59,8 @@ type Request struct {
 	TimedCaches bool
 	// SASSIssues (with Timing): the timing model issues each PTX instruction as
 	// the SASS instruction count gpu/ptxas gives it (0 when folded, n for an
-	// expansion) instead of one slot. Off by default: on the golden set it makes
-	// the cycle error larger (TestTimingAgainstNsight reports both).
+	// expansion) instead of one slot. The front ends (magics, CLI) set it by default
+	// (`%timing on`; `%timing on ptx` clears it); TestTimingAgainstNsight reports both.
 	SASSIssues bool
 	// ProgramOrder (with Timing): the replay path issues each warp's instructions in
 	// program order instead of the modelled ptxas list schedule of each straight-line
