@@ -2,9 +2,7 @@ package analysis
 
 import (
 	"context"
-	"encoding/csv"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,39 +12,14 @@ import (
 	"github.com/kernelscope/kernelscope/internal/golden"
 )
 
-// ncuRaw reads an `ncu --csv --page raw` log: one map of metric -> value per profiled
-// launch, in launch order (lines before the header are ncu's notes, the row after it
-// the units).
+// ncuRaw reads an `ncu --csv --page raw` log (mem.ReadNCURaw).
 func ncuRaw(t *testing.T, path string) []map[string]string {
 	t.Helper()
-	raw, err := os.ReadFile(path)
+	rows, err := mem.ReadNCURaw(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var body []string
-	for _, l := range strings.Split(string(raw), "\n") {
-		if strings.HasPrefix(l, `"`) {
-			body = append(body, l)
-		}
-	}
-	rows, err := csv.NewReader(strings.NewReader(strings.Join(body, "\n"))).ReadAll()
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	if len(rows) < 3 {
-		t.Fatalf("%s: no launches", path)
-	}
-	out := make([]map[string]string, 0, len(rows)-2)
-	for _, r := range rows[2:] {
-		m := make(map[string]string, len(rows[0]))
-		for i, k := range rows[0] {
-			if i < len(r) {
-				m[k] = r[i]
-			}
-		}
-		out = append(out, m)
-	}
-	return out
+	return rows
 }
 
 // ncuValue parses metric k of launch m.

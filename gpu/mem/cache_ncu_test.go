@@ -2,7 +2,6 @@ package mem_test
 
 import (
 	"context"
-	"encoding/csv"
 	"math"
 	"os"
 	"path/filepath"
@@ -19,38 +18,14 @@ import (
 // measuredCaches is where the cache ground truth of scripts/caches/device.sh lies.
 var measuredCaches = filepath.Join(goldenDir, "..", "measured", "caches")
 
-// readNCUCSV reads an `ncu --csv --page raw` log: one map of metric -> value per
-// profiled launch, in launch order (lines before the header are ncu's notes).
+// readNCUCSV reads an `ncu --csv --page raw` log (mem.ReadNCURaw).
 func readNCUCSV(t *testing.T, path string) []map[string]string {
 	t.Helper()
-	raw, err := os.ReadFile(path)
+	rows, err := mem.ReadNCURaw(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var body []string
-	for _, l := range strings.Split(string(raw), "\n") {
-		if strings.HasPrefix(l, `"`) {
-			body = append(body, l)
-		}
-	}
-	rows, err := csv.NewReader(strings.NewReader(strings.Join(body, "\n"))).ReadAll()
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	if len(rows) < 2 {
-		t.Fatalf("%s: no launches", path)
-	}
-	var out []map[string]string
-	for _, r := range rows[2:] { // rows[1] holds the units
-		m := map[string]string{}
-		for i, k := range rows[0] {
-			if i < len(r) {
-				m[k] = r[i]
-			}
-		}
-		out = append(out, m)
-	}
-	return out
+	return rows
 }
 
 // ncuNum parses metric k of launch m.
