@@ -121,6 +121,14 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 			rep.SharedStatic+dynShared, rep.SharedStatic, dynShared, req.Arch, maxShared)}, nil)
 	}
 	occIn := occupancy.Input{BlockSize: threadsPerBlock, RegsPerThread: regs, StaticShared: rep.SharedStatic, DynamicShared: rep.SharedDynamic}
+	if spec.SharedPerBlock > 0 && rep.SharedStatic+dynShared > spec.SharedPerBlock {
+		// A real launch of more than 48 KB per block only runs after the kernel
+		// opted in (cudaFuncSetAttribute MaxDynamicSharedMemorySize): occupancy
+		// is computed as for that launch, not as zero blocks.
+		occIn.OptIn = true
+		rep.Notes = append(rep.Notes, fmt.Sprintf("shared memory: the block uses %d bytes, more than the %d a kernel gets without opting in; occupancy assumes the program called cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, %d), which the CUDA runtime requires for this launch",
+			rep.SharedStatic+dynShared, spec.SharedPerBlock, dynShared))
+	}
 	memOpts := mem.Options{}
 	if occ, err := occupancy.Compute(spec, occIn); err == nil {
 		rep.Occupancy = occupancyReport(occ, regs, rep.SharedStatic+rep.SharedDynamic)
