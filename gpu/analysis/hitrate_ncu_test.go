@@ -2,10 +2,14 @@ package analysis
 
 import (
 	"context"
+	"encoding/json"
 	"math"
+	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kernelscope/kernelscope/gpu/launch"
 	"github.com/kernelscope/kernelscope/gpu/mem"
@@ -51,7 +55,7 @@ func TestTimedHitRatesGolden(t *testing.T) {
 		"L1": {"warp_vote": "4-byte stores of 4 warps into one sector: the H200 merges partial stores in flight in L1 (12 of 16 store sectors hit, micro_ncu.csv); the model does not allocate partial-sector stores"},
 		"L2": {
 			"warp_vote":    "the same merged partial stores: the H200's L2 sees 8 store sectors, the model every one",
-			"matmul_tiled": "the H200's two L2 partitions (a far line is fetched over the fabric and counted again) are not modelled: one monolithic L2 re-hits what the H200 misses",
+			"matmul_tiled": "two L2 partitions modelled (one L2: 77.8%, two: 68.8%, H200 60.9%): what the H200 counts when a near partition is asked again for a far sector still on its way over the fabric is not measured (counting those as misses gives 43.8%)",
 		},
 	}
 	var sum [2]float64
@@ -89,4 +93,120 @@ func TestTimedHitRatesGolden(t *testing.T) {
 		}
 	}
 	t.Logf("mean |difference| over %d golden launches: L1 %.2f points, L2 %.2f points", len(cases), sum[0]/float64(len(cases)), sum[1]/float64(len(cases)))
+}
+
+// scaleCase is one launch of scale_sm90.json.
+type scaleCase struct {
+	Name           string
+	Source, Kernel string
+	Grid, Block    [3]int
+	Args           []struct {
+		Name, Type string
+		Count      int
+		Value      json.RawMessage
+	}
+}
+
+// scaleCases reads scale_sm90.json in its own order (the order of scale_ncu.csv).
+func scaleCases(t *testing.T) []scaleCase {
+	t.Helper()
+	f, err := os.Open(filepath.Join(golden.Dir(), "scale_sm90.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	d := json.NewDecoder(f)
+	if _, err := d.Token(); err != nil {
+		t.Fatal(err)
+	}
+	var out []scaleCase
+	for d.More() {
+		k, err := d.Token()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var c scaleCase
+		if err := d.Decode(&c); err != nil {
+			t.Fatal(err)
+		}
+		c.Name = k.(string)
+		out = append(out, c)
+	}
+	return out
+}
+
+// TestTimedHitRatesScale is TestTimedHitRatesGolden on the 14 large launches of
+// scale_sm90.json (random buffers) against testdata/measured/caches/scale_ncu.csv.
+// Calibration: offset_copy_4M and histogram256_16M chose mem.DefaultL2InFlight; the
+// others are validation. By default the timing model samples waves (as the product
+// does), so the caches see the sampled blocks only; KS_HITRATE_SCALE_ALL=1 models
+// every block (minutes). Every launch must be within 5 points except the named ones.
+func TestTimedHitRatesScale(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large launches; run without -short (KS_HITRATE_SCALE_ALL=1 for every block)")
+	}
+	cases := scaleCases(t)
+	rows := ncuRaw(t, filepath.Join(golden.Dir(), "..", "measured", "caches", "scale_ncu.csv"))
+	if len(rows) != len(cases) {
+		t.Fatalf("scale_ncu.csv has %d launches, scale_sm90.json %d", len(rows), len(cases))
+	}
+	waves := 0
+	if os.Getenv("KS_HITRATE_SCALE_ALL") == "1" {
+		waves = -1
+	}
+	var only *regexp.Regexp
+	if e := os.Getenv("KS_HITRATE_SCALE_ONLY"); e != "" {
+		var err error
+		if only, err = regexp.Compile(e); err != nil {
+			t.Fatalf("KS_HITRATE_SCALE_ONLY: %v", err)
+		}
+	}
+	known := map[string]map[string]string{"L1": {}, "L2": {}}
+	var sum [2]float64
+	for i, c := range cases {
+		m := rows[i]
+		if !strings.Contains(m["Kernel Name"], c.Kernel) {
+			t.Fatalf("launch %d is %q, want %s", i, m["Kernel Name"], c.Kernel)
+		}
+		if only != nil && !only.MatchString(c.Name) {
+			continue
+		}
+		start := time.Now()
+		l := &launch.Launch{Kernel: c.Kernel}
+		for _, a := range c.Args {
+			if strings.HasSuffix(a.Type, "*") {
+				l.Args = append(l.Args, launch.Arg{Init: &launch.Init{Func: "rand", N: a.Count, Type: strings.TrimSuffix(a.Type, "*")}})
+			} else {
+				l.Args = append(l.Args, launch.Arg{Scalar: string(a.Value)})
+			}
+		}
+		base := strings.TrimSuffix(filepath.Base(c.Source), ".cu")
+		rep, err := Run(context.Background(), Request{Source: []byte(readGolden(t, "ptx/"+base+".sm_90.ptx")), SourceFile: base + ".ptx", IsPTX: true,
+			Arch: "sm_90", Launch: l, Grid: c.Grid, Block: c.Block, Timing: true, TimingWaves: waves, TimedCaches: true, Budget: 1e10,
+			Trace: launch.Trace{Steps: -1}})
+		if err != nil || rep.Memory == nil || rep.Memory.HitRates == nil {
+			t.Fatalf("%s: %v (no memory.hit_rates)", c.Name, err)
+		}
+		ncuL1 := ncuValue(t, m, "l1tex__t_sector_hit_rate.pct")
+		ncuL2 := 0.0
+		if tex := ncuValue(t, m, "lts__t_sectors_srcunit_tex.sum"); tex > 0 {
+			ncuL2 = 100 * ncuValue(t, m, "lts__t_sectors_srcunit_tex_lookup_hit.sum") / tex
+		}
+		for j, lv := range []struct {
+			level       string
+			model, h200 float64
+		}{{"L1", 100 * rep.Memory.HitRates.L1, ncuL1}, {"L2", 100 * rep.Memory.HitRates.L2, ncuL2}} {
+			d := lv.model - lv.h200
+			sum[j] += math.Abs(d)
+			why, isKnown := known[lv.level][c.Name]
+			t.Logf("%-26s %s model %5.1f%%  H200 %5.1f%%  (%+.1f points; %.1f s)", c.Name, lv.level, lv.model, lv.h200, d, time.Since(start).Seconds())
+			switch {
+			case math.Abs(d) > 5 && !isKnown:
+				t.Errorf("%s: %s hit rate %.1f%%, H200 %.1f%%: %+.1f points", c.Name, lv.level, lv.model, lv.h200, d)
+			case math.Abs(d) <= 5 && isKnown:
+				t.Errorf("%s: %s hit rate %.1f%% is now within 5 points of the H200's %.1f%%: drop it from the known list (%s)", c.Name, lv.level, lv.model, lv.h200, why)
+			}
+		}
+	}
+	t.Logf("mean |difference| over %d scale launches: L1 %.2f points, L2 %.2f points", len(cases), sum[0]/float64(len(cases)), sum[1]/float64(len(cases)))
 }

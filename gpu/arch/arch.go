@@ -54,6 +54,7 @@ type Spec struct {
 	LineBytes     int // cache line size (L1 and L2)
 	SectorBytes   int // sector size (L1 and L2)
 	L2FetchBytes  int // bytes an L2 miss reads from DRAM (aligned; 32 = one sector)
+	L2Partitions  int // L2 partitions joined by a fabric (0 or 1: one L2; 2: mem.DefaultL2Partitioning)
 
 	ClockMHz        int     // boost clock of the reference part
 	MemBandwidthGBs float64 // DRAM bandwidth of the reference part in GB/s

@@ -231,6 +231,7 @@ var specs = [...]Spec{
 		L2Bytes:       62914560, // PROPS: l2 62914560
 		LineBytes:     128,      // CPG: 128-byte cache lines
 		L2FetchBytes:  64,       // measured: H200 strided_copy_stride32_4M reads 268 MB of DRAM for 134 MB of touched sectors (scale_sm90.json)
+		L2Partitions:  2,        // measured: scripts/l2/l2probe.cu (testdata/measured/l2), two partitions joined by a fabric
 		SectorBytes:   32,       // CPG: 32-byte sectors, the unit of a memory transaction
 
 		ClockMHz:        1980, // SPEC: H200 SXM boost clock 1980 MHz, 4.8 TB/s HBM3e

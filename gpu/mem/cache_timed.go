@@ -15,6 +15,11 @@ type TimedOptions struct {
 	// L2Pending bounds the sector fills from DRAM in flight in the L2 as a
 	// whole; further misses wait (0: DefaultL2Pending).
 	L2Pending int
+	// L2Partitions is the number of L2 partitions: 0 takes the arch.Spec's, 1 is one
+	// L2 (every SM near every line), 2 splits it as Partitioning says.
+	L2Partitions int
+	// Partitioning describes two partitions (nil: DefaultL2Partitioning).
+	Partitioning *L2Partitioning
 }
 
 // Pending-request limits. NVIDIA does not publish them and they were not
@@ -32,6 +37,9 @@ type TimedOutcome struct {
 	L1InFlight int   // L1 hits on sectors whose fill had not returned (counted in L1Hits, as ncu does)
 	L2InFlight int   // L2 lookups of sectors still in flight: hits when requested by another miss, misses when a fetch brought them along (as ncu counts)
 	Wait       int64 // cycles the access waited for a free MSHR or L2 pending slot
+	// FabricHits and FabricMisses are the lookups, in the home partition, of sectors a
+	// near partition lacked (ncu's lts__t_sectors_srcunit_ltcfabric); not in L2Hits/L2Misses.
+	FabricHits, FabricMisses int
 }
 
 // timedCache is a sectored cache whose sectors carry the cycle their data is there.
@@ -166,7 +174,9 @@ type TimedHierarchy struct {
 	l1                  []*timedCache
 	l1m                 []slots
 	l1Size, l1Ways      int
-	l2                  *timedCache
+	l2                  []*timedCache   // one per partition
+	part                *L2Partitioning // nil: one L2
+	l2Near, drNear      int64           // latencies of the near partition (l2Lat, drLat with one L2)
 	l2p                 slots
 	fetchSectors        int
 	l1Lat, l2Lat, drLat int64
@@ -174,6 +184,7 @@ type TimedHierarchy struct {
 	total               TimedOutcome
 	l1Lookups           int
 	l2Lookups           int
+	fabLookups          int
 	buf                 sectorBuf
 	cov                 [len(sectorBuf{})]uint32 // bytes written per sector of a store
 }
@@ -185,8 +196,22 @@ func NewTimedHierarchy(spec *arch.Spec, numSMs int, opts TimedOptions) *TimedHie
 	h := &TimedHierarchy{l1: make([]*timedCache, len(base.l1)), l1m: make([]slots, len(base.l1)),
 		l1Size: base.l1Size, l1Ways: base.l1Ways, fetchSectors: base.fetchSectors,
 		l1Lat: opts.L1Latency, l2Lat: opts.L2Latency, drLat: opts.DRAMLatency, mshrs: opts.L1MSHRs}
-	if base.l2 != nil {
-		h.l2 = &timedCache{c: base.l2, ready: make([]int64, len(base.l2.tags)*sectorsPerLine), along: make([]uint8, len(base.l2.tags))}
+	nPart := opts.L2Partitions
+	if nPart <= 0 && spec != nil {
+		nPart = spec.L2Partitions
+	}
+	if base.l2 != nil && nPart == 2 {
+		h.part = opts.Partitioning
+		if h.part == nil {
+			h.part = &DefaultL2Partitioning
+		}
+		bytes := len(base.l2.tags) * LineBytes / 2
+		h.l2 = []*timedCache{newTimedCache(bytes, base.l2.ways), newTimedCache(bytes, base.l2.ways)}
+		if h.l2[0] == nil {
+			h.l2, h.part = nil, nil
+		}
+	} else if base.l2 != nil {
+		h.l2 = []*timedCache{{c: base.l2, ready: make([]int64, len(base.l2.tags)*sectorsPerLine), along: make([]uint8, len(base.l2.tags))}}
 	}
 	if h.l1Lat <= 0 {
 		h.l1Lat = 42
@@ -198,6 +223,13 @@ func NewTimedHierarchy(spec *arch.Spec, numSMs int, opts TimedOptions) *TimedHie
 		h.drLat = 695
 	}
 	h.l2Lat, h.drLat = max(h.l2Lat, h.l1Lat), max(h.drLat, h.l2Lat, h.l1Lat)
+	h.l2Near, h.drNear = h.l2Lat, h.drLat
+	if h.part != nil {
+		// the latency table's L2 and DRAM values are means over lines of both homes
+		// (chase_global_l2_hit 374.3 = the mean of 284 near and 461 far, 372.5)
+		f := h.part.Fabric
+		h.l2Near, h.drNear = max(h.l2Lat-f/2, h.l1Lat), max(h.drLat-f/2, h.l1Lat)
+	}
 	if h.mshrs <= 0 {
 		h.mshrs = DefaultL1MSHRs
 	}
@@ -253,6 +285,8 @@ func (h *TimedHierarchy) Access(a *Access, now int64) (ready int64, o TimedOutco
 	h.total.L1InFlight += o.L1InFlight
 	h.total.L2InFlight += o.L2InFlight
 	h.total.Wait += o.Wait
+	h.total.FabricHits += o.FabricHits
+	h.total.FabricMisses += o.FabricMisses
 	return ready, o
 }
 
@@ -263,7 +297,7 @@ func (h *TimedHierarchy) line(o *TimedOutcome, l1 *timedCache, mshr *slots, a *A
 	case Load:
 		evictFirst := a.Cache == CS || a.Cache == LU
 		if l1 == nil || a.Cache == CG || a.Cache == CV || a.Cache == LU {
-			return h.l2Read(o, line, mask, now, evictFirst)
+			return h.l2Read(o, a.SM, line, mask, now, evictFirst)
 		}
 		h.l1Lookups += n
 		present, _, at := l1.probe(line, mask)
@@ -281,7 +315,7 @@ func (h *TimedHierarchy) line(o *TimedOutcome, l1 *timedCache, mshr *slots, a *A
 		if miss != 0 {
 			start := mshr.acquire(now)
 			o.Wait += start - now
-			fill := h.l2Read(o, line, miss, start, evictFirst)
+			fill := h.l2Read(o, a.SM, line, miss, start, evictFirst)
 			mshr.finish(fill)
 			l1.install(line, miss, fill, false, evictFirst)
 			done = max(done, fill)
@@ -301,71 +335,150 @@ func (h *TimedHierarchy) line(o *TimedOutcome, l1 *timedCache, mshr *slots, a *A
 		}
 		h.l2Lookups += n
 		o.L2Hits += n
-		if h.l2 != nil {
-			o.DRAMWrites += h.l2.install(line, mask, now+h.l2Lat, true, a.Cache == CS)
+		done := now + h.l2Lat // write-through: done when L2 has it
+		if len(h.l2) > 0 {
+			home, near := h.where(a.SM, line)
+			o.DRAMWrites += h.l2[home].install(line, mask, now+h.l2Near, true, a.Cache == CS)
+			if h.part != nil {
+				done = now + h.l2Near
+				if near != home {
+					// the near partition forwards the store over the fabric and keeps
+					// the sectors it has whole (afterStoreA_A: a near copy after a store)
+					done += h.part.Fabric
+					o.FabricHits += n
+					h.fabLookups += n
+					if full != 0 {
+						o.DRAMWrites += h.l2[near].install(line, full, now+h.l2Near, false, a.Cache == CS)
+					}
+				} else {
+					// the other partition's copy is stale (afterStoreB_A)
+					h.l2[1-home].c.invalidate(line, mask)
+				}
+			}
 		}
 		if a.Cache == WT {
 			o.DRAMWrites += n
 		}
-		return now + h.l2Lat // write-through: done when L2 has it
+		return done
 	default: // Atomic, Reduction: at L2; the L1 copy is dropped
 		if l1 != nil {
 			l1.c.invalidate(line, mask)
 		}
-		done := h.l2Read(o, line, mask, now, false)
-		if h.l2 != nil {
-			h.l2.install(line, mask, done, true, false)
+		if len(h.l2) == 0 {
+			return h.l2Read(o, a.SM, line, mask, now, false)
 		}
+		// at the home partition, the point of coherence, where the H200 counts each
+		// sector's lookup once whichever side sends it (histogram256: 224 of 256 red
+		// sectors hit, 32 miss, its 8 lines' sectors); a copy in the other is stale
+		home, near := h.where(a.SM, line)
+		var extra int64
+		if h.part != nil {
+			h.l2[1-home].c.invalidate(line, mask)
+			if near != home {
+				extra = h.part.Fabric
+			}
+		}
+		h.l2Lookups += popcount(mask)
+		done := h.serve(o, home, line, mask, now, false, extra, &o.L2Hits, &o.L2Misses)
+		h.l2[home].install(line, mask, done-extra, true, false)
 		return done
 	}
 }
 
-// l2Read looks up sectors in L2 at cycle now and returns when their data is
-// back at the SM; misses fetch the DRAM granule and wait for a pending slot.
-func (h *TimedHierarchy) l2Read(o *TimedOutcome, line uint64, mask uint8, now int64, evictFirst bool) int64 {
+// where returns the home partition of line and the near partition of SM sm
+// (both 0 with one L2).
+func (h *TimedHierarchy) where(sm int, line uint64) (home, near int) {
+	if h.part == nil {
+		return 0, 0
+	}
+	return h.part.home(line), h.part.side(sm)
+}
+
+// l2Read looks up sectors in the near L2 partition of SM sm at cycle now and
+// returns when their data is back at the SM; a far line's sectors the near
+// partition lacks are read from the home partition over the fabric and kept
+// near too; misses at home fetch the DRAM granule and wait for a pending slot.
+func (h *TimedHierarchy) l2Read(o *TimedOutcome, sm int, line uint64, mask uint8, now int64, evictFirst bool) int64 {
 	n := popcount(mask)
 	h.l2Lookups += n
-	if h.l2 == nil {
+	if len(h.l2) == 0 {
 		o.L2Misses += n
 		o.DRAMReads += n
 		return now + h.drLat
 	}
-	present, _, at := h.l2.probe(line, mask)
-	done := now + h.l2Lat
+	home, near := h.where(sm, line)
+	if near == home { // with one L2 always, at the latency table's means
+		return h.serve(o, home, line, mask, now, evictFirst, 0, &o.L2Hits, &o.L2Misses)
+	}
+	// a far line: the near partition's copy first (counted as the SM's L2 lookup)
+	c := h.l2[near]
+	present, _, at := c.probe(line, mask)
+	done := now + h.l2Near
 	if present != 0 {
-		// ready stamps hold the cycle a requester issuing at the fill's own issue
-		// time would see the data; a later requester sees it no earlier than its
-		// own L2 latency. A sector another request is fetching is a hit that
-		// waits (as the H200 counts it); a neighbour the fetch brings along
-		// unrequested is a miss until it is there (offset_copy, histogram256).
-		hitAt := now + h.l2Lat
+		hitAt := now + h.l2Near
 		if at > hitAt {
 			o.L2InFlight += popcount(present)
 		}
-		along := h.l2.inFlightAlong(line, present, hitAt)
+		along := c.inFlightAlong(line, present, hitAt)
 		o.L2Misses += popcount(along)
 		o.L2Hits += popcount(present &^ along)
 		done = max(hitAt, at)
-		h.l2.c.touchLine(line, evictFirst)
+		c.c.touchLine(line, evictFirst)
 	}
 	miss := mask &^ present
 	if miss == 0 {
 		return done
 	}
 	o.L2Misses += popcount(miss)
+	h.fabLookups += popcount(miss)
+	fill := h.serve(o, home, line, miss, now, evictFirst, h.part.Fabric, &o.FabricHits, &o.FabricMisses)
+	o.DRAMWrites += c.install(line, miss, fill, false, evictFirst)
+	return max(done, fill)
+}
+
+// serve looks up the sectors in mask of line in partition p for a request
+// issued at cycle now that pays extra cycles on top of the near latencies,
+// counting into hits and misses; it returns when the data is back at the SM.
+// Ready stamps in p are those of a near requester.
+func (h *TimedHierarchy) serve(o *TimedOutcome, p int, line uint64, mask uint8, now int64, evictFirst bool, extra int64, hits, misses *int) int64 {
+	c := h.l2[p]
+	l2Lat, drLat := h.l2Near, h.drNear
+	present, _, at := c.probe(line, mask)
+	done := now + l2Lat + extra
+	if present != 0 {
+		// ready stamps hold the cycle a requester issuing at the fill's own issue
+		// time would see the data; a later requester sees it no earlier than its
+		// own L2 latency. A sector another request is fetching is a hit that
+		// waits (as the H200 counts it); a neighbour the fetch brings along
+		// unrequested is a miss until it is there (offset_copy, histogram256).
+		hitAt := now + l2Lat
+		if at > hitAt && extra == 0 {
+			o.L2InFlight += popcount(present)
+		}
+		along := c.inFlightAlong(line, present, hitAt)
+		*misses += popcount(along)
+		*hits += popcount(present &^ along)
+		done = max(hitAt, at) + extra
+		c.c.touchLine(line, evictFirst)
+	}
+	miss := mask &^ present
+	if miss == 0 {
+		return done
+	}
+	*misses += popcount(miss)
 	fetch := widen(miss, h.fetchSectors)
-	have, _, _ := h.l2.probe(line, fetch)
+	have, _, _ := c.probe(line, fetch)
 	fetch &^= have
 	o.DRAMReads += popcount(fetch)
 	start := h.l2p.acquire(now)
 	o.Wait += start - now
-	fill := start + h.drLat
-	h.l2p.finish(fill)
-	o.DRAMWrites += h.l2.install(line, fetch, fill, false, evictFirst)
-	if w, _ := h.l2.c.find(line); w >= 0 {
-		h.l2.along[w] |= fetch &^ miss
+	fill := start + drLat
+	h.l2p.finish(fill + extra)
+	o.DRAMWrites += c.install(line, fetch, fill, false, evictFirst)
+	if w, _ := c.c.find(line); w >= 0 {
+		c.along[w] |= fetch &^ miss
 	}
-	return max(done, fill)
+	return max(done, fill+extra)
 }
 
 // Totals returns the sum of every outcome so far.
