@@ -220,7 +220,7 @@ func TestTimedL2Partitions(t *testing.T) {
 		}
 		near, far := medianOf(lat[false]), medianOf(lat[true])
 		t.Logf("%-14s near-home %4.0f far-home %4.0f; L2 %d hits %d misses, fabric %d hits %d misses", c.name, near, far, o.L2Hits, o.L2Misses, o.FabricHits, o.FabricMisses)
-		if gap := far - near > float64(p.Fabric)/2; gap != c.farGap {
+		if gap := far-near > float64(p.Fabric)/2; gap != c.farGap {
 			t.Errorf("%s: near-home %.0f, far-home %.0f cycles; far costs more: %v, want %v", c.name, near, far, gap, c.farGap)
 		}
 		if c.farGap && (o.L2Misses != len(lat[true]) || o.FabricHits != len(lat[true])) {
