@@ -1,5 +1,7 @@
 package mem
 
+import "math/bits"
+
 // AtomicCosts are the service times of the atomic units, in SM cycles.
 // DefaultAtomicCosts holds the H200's, fitted to testdata/measured/caches/atomics.csv
 // (calibration data; see docs/caches.md for which rows set which value).
@@ -28,6 +30,9 @@ type AtomicCosts struct {
 	Home [4]uint64
 	// FarLatency is the extra round trip of an atomic from the other partition.
 	FarLatency float64
+	// HomeBits, when set, gives a line's partition by address as L2Partitioning.HomeBits
+	// does (partition 1 is Home's near one); zero: the even servers are Home's.
+	HomeBits uint64
 }
 
 // DefaultAtomicCosts are the H200's (SM clock 1.98 GHz during the measurement).
@@ -44,6 +49,8 @@ var DefaultAtomicCosts = AtomicCosts{
 	// (these, near the word's server), 66 at 470-530; medians 286 and 500.
 	Home:       [4]uint64{0x3f033f033f033f03, 0xf33f00fc03f00fc0, 0xf},
 	FarLatency: 214,
+	// the partition a line's atomics are served in: its home (testdata/measured/l2)
+	HomeBits: DefaultL2Partitioning.HomeBits,
 }
 
 // AtomicOp says which kind of read-modify-write a request performs.
@@ -88,12 +95,15 @@ func (c *AtomicCosts) partitioned() bool {
 	return c.Home != [4]uint64{}
 }
 
-// far reports whether SM sm reaches server s over the fabric.
-func (c *AtomicCosts) far(sm, s int) bool {
+// far reports whether SM sm reaches server s, serving byte address addr, over the fabric.
+func (c *AtomicCosts) far(sm, s int, addr uint64) bool {
 	if !c.partitioned() {
 		return false
 	}
 	home := sm < 256 && c.Home[sm/64]&(1<<(sm%64)) != 0
+	if c.HomeBits != 0 {
+		return home != (bits.OnesCount64(addr/LineBytes*LineBytes&c.HomeBits)&1 == 1)
+	}
 	return home != (s%2 == 0)
 }
 
@@ -177,7 +187,7 @@ func (u *AtomicUnits) Global(a *Access, op AtomicOp, aggregated bool, now float6
 		per := max(float64(m)*p, float64(distinct)*word)
 		s := int((a.Addr[l] / uint64(u.c.SliceBytes)) % uint64(len(u.slice)))
 		var st float64
-		if u.c.far(sm, s) {
+		if u.c.far(sm, s, a.Addr[l]) {
 			// over the fabric: after every lane of the server's own partition
 			// booked so far and the fabric's earlier lanes
 			st = max(start, u.slice[s], u.remote[s])
