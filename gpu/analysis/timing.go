@@ -61,6 +61,31 @@ type timingRun struct {
 	atomics  bool
 	sched    *timing.Schedule
 	schedTmp []timing.Event
+	// clusterDims and gridDims, for a launch in clusters, place each block in its
+	// cluster (timing.Model.ClusterBlock); clusterDims is zero otherwise
+	clusterDims, gridDims [3]int
+}
+
+// clusters makes the model co-dispatch the blocks of each cluster of a launch in
+// clusters of the launch's shape (or .reqnctapercluster's) over grid.
+func (t *timingRun) clusters(launch, req [3]int, grid [3]int) {
+	d := launch
+	if d == [3]int{} {
+		d = req
+	}
+	for i := range d {
+		d[i] = max(d[i], 1)
+		grid[i] = max(grid[i], 1)
+	}
+	t.clusterDims, t.gridDims = d, grid
+}
+
+// clusterOf is the cluster of linear block b and the cluster's size in blocks.
+func (t *timingRun) clusterOf(b int) (id, size int) {
+	d, g := t.clusterDims, t.gridDims
+	x, y, z := b%g[0], b/g[0]%g[1], b/(g[0]*g[1])
+	nx, ny := g[0]/d[0], g[1]/d[1]
+	return x/d[0] + y/d[1]*nx + z/d[2]*nx*ny, d[0] * d[1] * d[2]
 }
 
 // newTimingRun decodes the kernel once (the simulator reuses the decoded
@@ -144,6 +169,9 @@ func eventOf(a *mem.Access, o mem.Outcome) timing.Event {
 	case mem.Shared:
 		// o comes from Counter.Record, which counted the wavefronts already.
 		e.Mem, e.Sectors = timing.MemShared, uint8(min(255, max(1, o.Wavefronts)))
+		if a.DSMEM != 0 {
+			e.Mem = timing.MemDSMEM // another block's shared memory
+		}
 	case mem.Global, mem.Local:
 		e.Sectors = uint8(min(255, max(1, o.Sectors)))
 		switch {
@@ -165,9 +193,12 @@ func eventOf(a *mem.Access, o mem.Outcome) timing.Event {
 // memory instruction (every loop iteration) gets its own outcome. An issue with
 // several accesses (cp.async: a global load and a shared store) is timed by its
 // first.
-func (t *timingRun) block(_ int, warps [][]sim.Issue) {
+func (t *timingRun) block(b int, warps [][]sim.Issue) {
 	if t.err != nil {
 		return
+	}
+	if t.clusterDims != [3]int{} {
+		t.model.ClusterBlock(t.clusterOf(b))
 	}
 	streams := make([]timing.WarpStream, len(warps))
 	j := t.joinAsync(len(warps))
