@@ -394,9 +394,13 @@ const (
 	// block barrier's 4 x 2 + 12 = 20 in the model (__syncthreads() measured 33.2). Calibration.
 	clusterBarRelease = 380
 	// dsmemLatency: a dependent ld.shared::cluster of another block's shared memory (cl_chase:
-	// 196.1 cycles per load; 37.3 into the block's own). Calibration; atom and red on
-	// shared::cluster addresses are given the same latency (modelled).
+	// 196.1 cycles per load). Calibration; every access that reaches another block's shared
+	// memory (Event.Mem == MemDSMEM: ld, st, atom, red, through shared::cluster or generic
+	// addresses) is given it (modelled for all but ld.shared::cluster).
 	dsmemLatency = 196
+	// dsmemOwnLatency: ld.shared::cluster of the block's own shared memory (cl_chase owner 0:
+	// 37.3 cycles, against 23 for ld.shared). Calibration.
+	dsmemOwnLatency = 37
 )
 
 // barExtra is the release latency a barrier at pc adds to a block barrier's.

@@ -11,9 +11,11 @@ import (
 // cluster are co-dispatched: the model holds each block added after ClusterBlock until
 // every block of its cluster has been added, then dispatches them all in the same cycle
 // (waiting for as many free slots first). barrier.cluster.arrive counts the warp on the
-// cluster's pending phase and does not wait; barrier.cluster.wait holds the warp until
-// every live warp of every block of the cluster has arrived on the phase it arrived on,
-// then releases it clusterBarRelease cycles after a block barrier would (the last
+// cluster's pending phase and does not wait (a release arrival, the default, first waits
+// for the warp's outstanding memory accesses: ptxas puts MEMBAR.ALL.GPU before UCGABAR_ARV,
+// testdata/measured/cluster/h200/cluster.sass; .relaxed is UCGABAR_ARV alone);
+// barrier.cluster.wait holds the warp until every live warp of every block of the cluster
+// has arrived on the phase it arrived on, then releases it clusterBarRelease cycles after a block barrier would (the last
 // arrival's barrier-unit slot plus the block barrier's release). A warp that exits after
 // arriving and before the phase completes is taken back from the count, as in the
 // functional simulator. A launch without clusters is one of clusters of one block.
@@ -21,9 +23,10 @@ import (
 
 // Cluster barrier kinds of an instruction (Inst.cluBar).
 const (
-	cluNone   uint8 = iota
-	cluArrive       // barrier.cluster.arrive
-	cluWait         // barrier.cluster.wait
+	cluNone          uint8 = iota
+	cluArrive              // barrier.cluster.arrive (.release, the default): a fence first
+	cluArriveRelaxed       // barrier.cluster.arrive.relaxed
+	cluWait                // barrier.cluster.wait
 )
 
 // cluster is one thread-block cluster of the replay.
@@ -123,12 +126,23 @@ func (m *Model) clusterBar(s *sm, w *warp, pc int32, kind uint8) {
 		b.clu = cl
 	}
 	switch kind {
-	case cluArrive:
+	case cluArrive, cluArriveRelaxed:
 		if w.carr == cl.done+1 {
 			return // arrived twice without a wait (the simulator reports it)
 		}
-		at := max(m.now, s.barFree) + int64(m.tab.Bar.ArriveCycles)
-		s.barFree = at
+		start := m.now
+		if kind == cluArrive && w.memDone > start {
+			// a release arrival is MEMBAR.ALL.GPU + UCGABAR_ARV in SASS: it waits for the
+			// warp's outstanding accesses first, the warp stalled on membar
+			start = w.memDone
+			if start > w.ctrl {
+				w.ctrl, w.ctrlWhy, w.ctrlPC = start, Membar, pc
+			}
+		}
+		at := max(start, s.barFree) + int64(m.tab.Bar.ArriveCycles)
+		if start == m.now {
+			s.barFree = at
+		}
 		cl.lastArr = max(cl.lastArr, at)
 		w.carr = cl.done + 1
 		cl.arrived++

@@ -229,6 +229,9 @@ func decodedInst(tab *latency.Table, di *isa.Inst) Inst {
 			in.cluBar = cluWait
 		} else if m.Has(isa.FlagCluster | isa.FlagArrive) {
 			in.cluBar = cluArrive
+			if m.Sem == isa.SemRelaxed {
+				in.cluBar = cluArriveRelaxed
+			}
 		}
 	case isa.OpMbarrier:
 		if len(m.Words)+len(m.Types) > 0 {
@@ -259,13 +262,18 @@ func decodedInst(tab *latency.Table, di *isa.Inst) Inst {
 }
 
 // decodedTiming is t adjusted for the instructions whose timing is not their
-// class's: a wmma.mma m16n16k16 is
+// class's: ld.shared::cluster takes dsmemOwnLatency when it reads the block's own shared
+// memory (async.go); a wmma.mma m16n16k16 is
 // two HMMA.16816 and a wgmma.mma_async takes the pipe time and latency of a
 // warpgroup MMA of its N (wgmma.go).
 func decodedTiming(t latency.Timing, op isa.Opcode, m *isa.Mods) latency.Timing {
 	// (A load, store or atomic that reaches another block's shared memory, through a
 	// shared::cluster or a generic address, is timed by its event: MemDSMEM, model.go.)
 	switch op {
+	case isa.OpLd:
+		if m.Space == ptx.SpaceSharedCluster {
+			t.Latency = max(t.Latency, dsmemOwnLatency) // the block's own shared memory
+		}
 	case isa.OpWmma:
 		if m.Has(isa.FlagMMA) && t.Pipe == latency.PipeTensor && m.Shape == (isa.Shape{M: 16, N: 16, K: 16}) {
 			t.Latency += t.IssueCycles

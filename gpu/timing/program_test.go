@@ -65,6 +65,13 @@ func textTiming(t latency.Timing, in *ptx.Inst, l2Hit int) latency.Timing {
 		in.Mods[1] != "commit_group" && in.Mods[1] != "wait_group" && in.Mods[1] != "wait_all" {
 		t.Latency = max(t.Latency, l2Hit)
 	}
+	if in.Op == "ld" {
+		for _, m := range in.Mods {
+			if m == "shared::cluster" {
+				t.Latency = max(t.Latency, dsmemOwnLatency)
+			}
+		}
+	}
 	if in.Op == "wmma" && len(in.Mods) > 0 && in.Mods[0] == "mma" && t.Pipe == latency.PipeTensor {
 		for _, m := range in.Mods {
 			if m == "m16n16k16" {
