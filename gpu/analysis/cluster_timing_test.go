@@ -17,7 +17,8 @@ import (
 // nvcc's PTX against Nsight Compute's sm__cycles_elapsed.max (h200/ncu.csv: the
 // launches of each kernel in the order of clusterCases). Validation: the cluster
 // timing constants (gpu/timing/async.go) come from scripts/tensor4's probes, not from
-// these launches. Each must be within 35% (the table in docs/clusters.md has the figures).
+// these launches. Each must be within 20% (35% before the blocks of a cluster were timed
+// together; the table in docs/clusters.md has the figures).
 func TestClusterTimingH200(t *testing.T) {
 	want := ncuClusterCycles(t, filepath.Join(clusterDir, "h200", "ncu.csv"))
 	req := clusterPaths(t)["nvcc"]
@@ -45,8 +46,8 @@ func TestClusterTimingH200(t *testing.T) {
 		e := float64(got-w) / float64(w)
 		sum += max(e, -e)
 		t.Logf("%-16s model %6d (kernel %6d + launch %d), H200 %6d: %+5.1f%%", c.name, got, rep.Timing.KernelCycles, rep.Timing.LaunchCycles, w, 100*e)
-		if e < -0.35 || e > 0.35 {
-			t.Errorf("%s: model %d cycles, H200 %d (%+.1f%%): more than 35%% off", c.name, got, w, 100*e)
+		if e < -0.20 || e > 0.20 {
+			t.Errorf("%s: model %d cycles, H200 %d (%+.1f%%): more than 20%% off", c.name, got, w, 100*e)
 		}
 	}
 	t.Logf("mean absolute error %.1f%%", 100*sum/9)
