@@ -73,7 +73,7 @@ type Result struct {
 	SMs         int                     // SMs modelled
 	BlocksPerSM int                     // occupancy limit used
 
-	AsyncForced int64 // mbarrier waits released because their phase could not complete in the replay (async.go; 0 expected)
+	AsyncForced int64 // mbarrier and cluster barrier waits released because their phase could not complete in the replay (async.go, cluster.go; 0 expected)
 }
 
 // PerIssue returns warp-cycles in state r per issued instruction: Nsight
