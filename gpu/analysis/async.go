@@ -69,6 +69,9 @@ func (j *asyncJoin) issue(w, i int, pos int32) bool {
 	j.skip = false
 	for _, r := range mine {
 		op := timing.AsyncOp{Warp: int32(w), Pos: pos, Bar: r.Bar, Phase: r.Phase, Bytes: r.Bytes}
+		if r.Peer > 0 { // another block's mbarrier: the model finds it in the cluster
+			op.Bar, op.Peer = r.PeerBar, r.Peer
+		}
 		switch r.Kind {
 		case sim.AsyncArrive:
 			op.Kind = timing.AsyncArrive

@@ -209,6 +209,9 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 			tm = nil
 		} else if grouped {
 			tm.pathWhy = "the blocks run as co-scheduled groups (" + grouping + "), which the replay path times"
+			if !cfg.Cooperative {
+				tm.clusters(cfg.Cluster, k.ReqNCTAPerCluster, rep.Grid)
+			}
 			cfg.Decoded = tm.decoded
 			sample = newTimingSample(nblocks, spec.SMs*max(bps, 1), req.TimingWaves)
 			cfg.Issues = (&boundedTiming{t: tm, sample: sample}).block

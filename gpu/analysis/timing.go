@@ -61,6 +61,31 @@ type timingRun struct {
 	atomics  bool
 	sched    *timing.Schedule
 	schedTmp []timing.Event
+	// clusterDims and gridDims, for a launch in clusters, place each block in its
+	// cluster (timing.Model.ClusterBlock); clusterDims is zero otherwise
+	clusterDims, gridDims [3]int
+}
+
+// clusters makes the model co-dispatch the blocks of each cluster of a launch in
+// clusters of the launch's shape (or .reqnctapercluster's) over grid.
+func (t *timingRun) clusters(launch, req [3]int, grid [3]int) {
+	d := launch
+	if d == [3]int{} {
+		d = req
+	}
+	for i := range d {
+		d[i] = max(d[i], 1)
+		grid[i] = max(grid[i], 1)
+	}
+	t.clusterDims, t.gridDims = d, grid
+}
+
+// clusterOf is the cluster of linear block b and the cluster's size in blocks.
+func (t *timingRun) clusterOf(b int) (id, size int) {
+	d, g := t.clusterDims, t.gridDims
+	x, y, z := b%g[0], b/g[0]%g[1], b/(g[0]*g[1])
+	nx, ny := g[0]/d[0], g[1]/d[1]
+	return x/d[0] + y/d[1]*nx + z/d[2]*nx*ny, d[0] * d[1] * d[2]
 }
 
 // newTimingRun decodes the kernel once (the simulator reuses the decoded
@@ -144,6 +169,9 @@ func eventOf(a *mem.Access, o mem.Outcome) timing.Event {
 	case mem.Shared:
 		// o comes from Counter.Record, which counted the wavefronts already.
 		e.Mem, e.Sectors = timing.MemShared, uint8(min(255, max(1, o.Wavefronts)))
+		if a.DSMEM != 0 {
+			e.Mem = timing.MemDSMEM // another block's shared memory
+		}
 	case mem.Global, mem.Local:
 		e.Sectors = uint8(min(255, max(1, o.Sectors)))
 		switch {
@@ -163,11 +191,13 @@ func eventOf(a *mem.Access, o mem.Outcome) timing.Event {
 // to issues by sequence: each issue says how many accesses it reported, and the
 // warp's queue holds their outcomes in the same order, so every execution of a
 // memory instruction (every loop iteration) gets its own outcome. An issue with
-// several accesses (cp.async: a global load and a shared store) is timed by its
-// first.
-func (t *timingRun) block(_ int, warps [][]sim.Issue) {
+// several accesses is timed by those of its first's kind together (mergeEvents).
+func (t *timingRun) block(b int, warps [][]sim.Issue) {
 	if t.err != nil {
 		return
+	}
+	if t.clusterDims != [3]int{} {
+		t.model.ClusterBlock(t.clusterOf(b))
 	}
 	streams := make([]timing.WarpStream, len(warps))
 	j := t.joinAsync(len(warps))
@@ -182,7 +212,7 @@ func (t *timingRun) block(_ int, warps [][]sim.Issue) {
 			n := min(int(is.Accesses), len(q))
 			var first timing.Event
 			if n > 0 {
-				first = q[0]
+				first = mergeEvents(q[:n])
 			}
 			q = q[n:]
 			if int(is.PC) >= t.npcs || is.PC < 0 {
@@ -233,6 +263,52 @@ func (t *timingRun) block(_ int, warps [][]sim.Issue) {
 		return
 	}
 	t.err = t.model.AddBlock(t.ctx, streams)
+}
+
+// mergeEvents is the event of an issue that made several accesses: those of the first's
+// kind (global/local, or shared) together, as separate requests would be (wmma.load and
+// ldmatrix record one access per register or matrix): their sectors or wavefronts summed,
+// the slowest outcome, the DRAM sectors summed. Accesses of the other kind (cp.async's
+// shared store after its global load) are left out; Acc stays the first's.
+func mergeEvents(q []timing.Event) timing.Event {
+	e := q[0]
+	family := func(m timing.MemClass) int {
+		switch m {
+		case timing.MemShared, timing.MemDSMEM:
+			return 1
+		case timing.MemL1Hit, timing.MemL2Hit, timing.MemDRAM:
+			return 2
+		}
+		return 0
+	}
+	dram := func(x timing.Event) int {
+		if x.Mem != timing.MemDRAM {
+			return 0
+		}
+		if x.DRAMSectors > 0 {
+			return int(x.DRAMSectors)
+		}
+		return int(max(x.Sectors, 1))
+	}
+	f := family(e.Mem)
+	if f == 0 || len(q) == 1 {
+		return e
+	}
+	sec, ds := int(max(e.Sectors, 1)), dram(e)
+	for _, x := range q[1:] {
+		if family(x.Mem) != f {
+			continue
+		}
+		sec += int(max(x.Sectors, 1))
+		ds += dram(x)
+		e.Mem = max(e.Mem, x.Mem) // the slowest: DSMEM after shared, DRAM after L2 after L1
+	}
+	e.Sectors = uint8(min(sec, 255))
+	e.DRAMSectors = 0
+	if e.Mem == timing.MemDRAM {
+		e.DRAMSectors = uint8(min(ds, 255))
+	}
+	return e
 }
 
 // stream returns an empty warp stream of capacity n or more: the last one the

@@ -59,5 +59,6 @@ type Access struct {
 	Cache CacheOp
 	Bytes int        // bytes per lane (vector width included: ld.v4.f32 -> 16)
 	Mask  uint32     // lanes that performed the access
+	DSMEM uint32     // of a shared access: the lanes whose address is another block's shared memory (a cluster peer's: distributed shared memory)
 	Addr  [32]uint64 // per-lane address: global virtual address, or byte offset within shared/local windows
 }

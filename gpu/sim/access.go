@@ -313,6 +313,10 @@ func (l *launcher) record(w *warp, o *op, pc int32, mask uint32, addr *[32]uint6
 			a.Addr[lane] = 0
 		}
 	}
+	a.DSMEM = 0
+	if sp == spShared {
+		a.DSMEM = remoteLanes(w, mask, addr)
+	}
 	if w.traced && l.tr != nil && l.tr.on() {
 		l.tr.mem(MemRecord{Space: spaceNames[sp], Kind: kindWords[kind], Bytes: n, Mask: mask, Addr: a.Addr})
 	}

@@ -32,6 +32,7 @@ type logAcc struct {
 	block                   int
 	pc, line, sm, warp, nby int32 // PTX indices, source lines, SMs, warps and bytes per lane: far below 2^31
 	mask                    uint32
+	dsmem                   uint32 // mem.Access.DSMEM
 	space                   mem.Space
 	kind                    mem.Kind
 	cache                   mem.CacheOp
@@ -91,7 +92,7 @@ func (l *accLog) add(a *mem.Access) {
 	l.ents = l.ents[:len(l.ents)+1]
 	e := &l.ents[len(l.ents)-1]
 	*e = logAcc{block: a.Block, pc: int32(a.PC), line: int32(a.Line), sm: int32(a.SM), warp: int32(a.Warp), nby: int32(a.Bytes),
-		mask: a.Mask, space: a.Space, kind: a.Kind, cache: a.Cache}
+		mask: a.Mask, dsmem: a.DSMEM, space: a.Space, kind: a.Kind, cache: a.Cache}
 	if a.Mask == ^uint32(0) {
 		l.addFull(e, &a.Addr)
 		return
@@ -171,7 +172,7 @@ func fillAffine(addr *[32]uint64, m uint32, first, stride uint64) {
 func (l *accLog) at(i int, a *mem.Access) {
 	e := &l.ents[i]
 	a.PC, a.Line, a.SM, a.Block, a.Warp = int(e.pc), int(e.line), int(e.sm), e.block, int(e.warp)
-	a.Space, a.Kind, a.Cache, a.Bytes, a.Mask = e.space, e.kind, e.cache, int(e.nby), e.mask
+	a.Space, a.Kind, a.Cache, a.Bytes, a.Mask, a.DSMEM = e.space, e.kind, e.cache, int(e.nby), e.mask, e.dsmem
 	if e.mask == ^uint32(0) {
 		switch e.mode {
 		case addrAffine:

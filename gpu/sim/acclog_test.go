@@ -29,6 +29,9 @@ func TestAccLogRoundTrip(t *testing.T) {
 		default:
 			a.Mask = r.Uint32()
 		}
+		if a.Space == mem.Shared && r.Intn(2) == 0 {
+			a.DSMEM = a.Mask & r.Uint32() // lanes in another block's shared memory
+		}
 		base, stride := r.Uint64(), uint64(r.Intn(9))*uint64(a.Bytes)
 		if r.Intn(3) == 0 {
 			stride = -stride

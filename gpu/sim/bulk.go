@@ -533,6 +533,9 @@ type AsyncRec struct {
 	Phase int32 // the phase (counted from 0 per mbarrier) it contributed to or waited for; -1: a wait that needed none
 	Bytes int64 // copies: bytes moved
 	Count int32 // lanes merged into the record
+	// Peer, when > 0, says the mbarrier is another block's of the cluster (Bar is then -1):
+	// that block's cluster rank + 1, and PeerBar its index in that block's mbarriers
+	Peer, PeerBar int32
 }
 
 // mbarRec counts the completed phases of one mbarrier of a block (timing records only).
@@ -567,7 +570,7 @@ func (l *launcher) recAsync(w *warp, kind AsyncKind, ba uint64, hasBar, flipped 
 	if l.cfg.Async == nil || len(w.issues) == 0 {
 		return
 	}
-	bar, phase := int32(-1), int32(-1)
+	bar, phase, peer, peerBar := int32(-1), int32(-1), int32(0), int32(0)
 	if hasBar {
 		b, i := l.mbarOf(w, ba)
 		m := &b.mbars[i]
@@ -589,20 +592,22 @@ func (l *launcher) recAsync(w *warp, kind AsyncKind, ba uint64, hasBar, flipped 
 		}
 		if b == w.blk {
 			bar = i
+		} else {
+			peer, peerBar = int32(b.rank)+1, i
 		}
 	}
 	if kind == AsyncFail {
-		bar, phase = -1, -1
+		bar, phase, peer, peerBar = -1, -1, 0, 0
 	}
 	is := int32(len(w.issues) - 1)
 	if n := len(w.async); n > 0 {
-		if r := &w.async[n-1]; r.Issue == is && r.Kind == kind && r.Bar == bar && r.Phase == phase {
+		if r := &w.async[n-1]; r.Issue == is && r.Kind == kind && r.Bar == bar && r.Phase == phase && r.Peer == peer && r.PeerBar == peerBar {
 			r.Count++
 			r.Bytes += max(bytes, 0)
 			return
 		}
 	}
-	w.async = append(w.async, AsyncRec{Issue: is, Kind: kind, Bar: bar, Phase: phase, Bytes: max(bytes, 0), Count: 1})
+	w.async = append(w.async, AsyncRec{Issue: is, Kind: kind, Bar: bar, Phase: phase, Bytes: max(bytes, 0), Count: 1, Peer: peer, PeerBar: peerBar})
 }
 
 // asyncIssues hands a finished block's AsyncRec logs to Config.Async (cut: its issue

@@ -864,6 +864,25 @@ func (l *launcher) sharedFill(w *warp, a, n uint64) {
 	}
 }
 
+// remoteLanes returns the lanes of mask whose shared address is another block's shared
+// memory (a shared::cluster address naming a rank other than the running block's).
+func remoteLanes(w *warp, mask uint32, addr *[32]uint64) uint32 {
+	cs := w.blk.clu
+	if cs == nil {
+		return 0
+	}
+	var out uint32
+	for m := mask; m != 0; m &= m - 1 {
+		lane := bits.TrailingZeros32(m)
+		if a := addr[lane]; a >= 1<<clusterShift {
+			if r := a>>clusterShift - 1; r < uint64(len(cs.blocks)) && cs.blocks[r] != w.blk {
+				out |= 1 << uint(lane)
+			}
+		}
+	}
+	return out
+}
+
 // anyCluster reports whether some lane's shared address names a cluster block rank.
 func anyCluster(mask uint32, addr *[32]uint64) bool {
 	for m := mask; m != 0; m &= m - 1 {

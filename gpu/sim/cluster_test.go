@@ -3,6 +3,8 @@ package sim
 import (
 	"strings"
 	"testing"
+
+	"github.com/kernelscope/kernelscope/gpu/mem"
 )
 
 // ringPTX: each block stores into the next rank's shared word through mapa and
@@ -269,5 +271,43 @@ func TestCooperativeShadowBound(t *testing.T) {
 	}
 	if len(res.CheckNotes) == 0 || !strings.Contains(strings.Join(res.CheckNotes, "\n"), "racecheck and initcheck were off: the 1100 co-scheduled blocks") {
 		t.Fatalf("notes %q", res.CheckNotes)
+	}
+}
+
+// TestClusterDSMEMLanes: the st.shared::cluster into the next rank reaches another block's
+// shared memory on every lane (mem.Access.DSMEM, for the timing model), the block's own
+// ld.shared none; in clusters of one block the same store (mapa to rank 0) is the block's own.
+func TestClusterDSMEMLanes(t *testing.T) {
+	for _, cl := range []int{4, 1} {
+		var stores, remote, loads, loadRemote int
+		cfg := Config{Cluster: [3]int{cl, 1, 1}, Workers: 1, OnMemory: func(a *mem.Access) {
+			if a.Space != mem.Shared {
+				return
+			}
+			switch a.Kind {
+			case mem.Store:
+				stores++
+				if a.DSMEM == a.Mask {
+					remote++
+				} else if a.DSMEM != 0 {
+					t.Errorf("cluster %d: store with lanes %#x, remote %#x", cl, a.Mask, a.DSMEM)
+				}
+			case mem.Load:
+				loads++
+				if a.DSMEM != 0 {
+					loadRemote++
+				}
+			}
+		}}
+		if _, _, err := runOut(t, ringPTX, [3]int{8, 1, 1}, [3]int{64, 1, 1}, 8*64*7, cfg); err != nil {
+			t.Fatal(err)
+		}
+		wantRemote := stores
+		if cl == 1 {
+			wantRemote = 0
+		}
+		if stores == 0 || remote != wantRemote || loads == 0 || loadRemote != 0 {
+			t.Errorf("cluster %d: %d shared stores, %d to another block (want %d); %d loads, %d to another block (want 0)", cl, stores, remote, wantRemote, loads, loadRemote)
+		}
 	}
 }

@@ -57,6 +57,9 @@ type AsyncOp struct {
 	Bar       int32 // the block's mbarrier (index); < 0: none (a store, or another block's)
 	Phase     int32 // the phase of Bar it contributes to or waits for; < 0: none
 	Bytes     int64 // copies: bytes moved
+	// Peer, when > 0, says Bar is an mbarrier of another block of the cluster (ClusterBlock):
+	// the one added Peer-1'th among the cluster's blocks (its rank)
+	Peer int32
 }
 
 // per-PC classes of asynchronous instructions
@@ -149,25 +152,63 @@ func (m *Model) attachAsync(b *block) {
 		i = j
 	}
 	for _, o := range ops {
-		if o.Bar < 0 || o.Phase < 0 {
-			continue
-		}
-		for int(o.Bar) >= len(ab.phases) {
-			ab.phases = append(ab.phases, nil)
-		}
-		ps := ab.phases[o.Bar]
-		for int(o.Phase) >= len(ps) {
-			ps = append(ps, mbPhase{})
-		}
-		ab.phases[o.Bar] = ps
-		if o.Kind == AsyncArrive || o.Kind == AsyncLoad {
-			ps[o.Phase].left++
+		if o.Peer == 0 {
+			ab.expect(&o)
 		}
 	}
 	b.async = ab
 	for _, w := range b.warps {
 		if w.done {
 			m.flushAsync(w) // a warp with no event to issue contributes at once
+		}
+	}
+}
+
+// expect allocates the phase an op contributes to or waits for, and counts a contribution.
+func (ab *asyncBlock) expect(o *AsyncOp) {
+	if o.Bar < 0 || o.Phase < 0 {
+		return
+	}
+	for int(o.Bar) >= len(ab.phases) {
+		ab.phases = append(ab.phases, nil)
+	}
+	ps := ab.phases[o.Bar]
+	for int(o.Phase) >= len(ps) {
+		ps = append(ps, mbPhase{})
+	}
+	ab.phases[o.Bar] = ps
+	if o.Kind == AsyncArrive || o.Kind == AsyncLoad {
+		ps[o.Phase].left++
+	}
+}
+
+// peerOf is the block of w's cluster an op on another block's mbarrier completes on (nil:
+// not dispatched with w's block, or not an op of that kind).
+func peerOf(w *warp, o *AsyncOp) *block {
+	if o.Peer <= 0 || w.blk.clu == nil || int(o.Peer) > len(w.blk.clu.blocks) {
+		return nil
+	}
+	return w.blk.clu.blocks[o.Peer-1]
+}
+
+// expectPeers counts the contributions the blocks of a cluster just dispatched make to
+// each other's mbarriers (a bulk copy into a peer's shared memory, an arrival on its
+// mbarrier), before any of them issues.
+func (m *Model) expectPeers(cl *cluster) {
+	for _, b := range cl.blocks {
+		for _, w := range b.warps {
+			for i := range w.aops {
+				o := &w.aops[i]
+				if o.Kind != AsyncArrive && o.Kind != AsyncLoad {
+					continue
+				}
+				if t := peerOf(w, o); t != nil {
+					if t.async == nil {
+						t.async = &asyncBlock{}
+					}
+					t.async.expect(o)
+				}
+			}
 		}
 	}
 }
@@ -213,17 +254,26 @@ func (m *Model) asyncIssue(s *sm, w *warp, pc int32, done int64, lat int64) {
 // applyAsync applies one op; at says it belongs to the instruction being issued (else it
 // is one of an instruction that issued no slot, or of a warp that exited).
 func (m *Model) applyAsync(s *sm, w *warp, o *AsyncOp, pc int32, done, lat int64, at bool) {
+	to := w.blk
+	if o.Peer > 0 {
+		if to = peerOf(w, o); to == nil {
+			if o.Kind == AsyncLoad {
+				m.bulkLoad(s, o.Bytes) // the copy still moves its bytes
+			}
+			return
+		}
+	}
 	switch o.Kind {
 	case AsyncArrive:
-		m.contribute(w.blk, o, done)
+		m.contribute(to, o, done)
 	case AsyncLoad:
-		m.contribute(w.blk, o, m.bulkLoad(s, o.Bytes))
+		m.contribute(to, o, m.bulkLoad(s, o.Bytes))
 	case AsyncStore:
 		r, d := m.bulkStore(s, o.Bytes)
 		w.bulkRead, w.bulkDone = max(w.bulkRead, r), max(w.bulkDone, d)
 		m.end = max(m.end, d)
 	case AsyncWait:
-		if !at || o.Bar < 0 || o.Phase < 0 || w.blk.async == nil {
+		if !at || o.Peer > 0 || o.Bar < 0 || o.Phase < 0 || w.blk.async == nil {
 			return
 		}
 		p := &w.blk.async.phases[o.Bar][o.Phase]
@@ -245,7 +295,7 @@ func (m *Model) hold(w *warp, pc int32, t int64) {
 
 // contribute completes one contribution to a phase at cycle t; the last releases its waiters.
 func (m *Model) contribute(b *block, o *AsyncOp, t int64) {
-	if o.Bar < 0 || o.Phase < 0 || b.async == nil {
+	if o.Bar < 0 || o.Phase < 0 || b.async == nil || int(o.Bar) >= len(b.async.phases) || int(o.Phase) >= len(b.async.phases[o.Bar]) {
 		return
 	}
 	p := &b.async.phases[o.Bar][o.Phase]
@@ -344,9 +394,13 @@ const (
 	// block barrier's 4 x 2 + 12 = 20 in the model (__syncthreads() measured 33.2). Calibration.
 	clusterBarRelease = 380
 	// dsmemLatency: a dependent ld.shared::cluster of another block's shared memory (cl_chase:
-	// 196.1 cycles per load; 37.3 into the block's own). Calibration; atom and red on
-	// shared::cluster addresses are given the same latency (modelled).
+	// 196.1 cycles per load). Calibration; every access that reaches another block's shared
+	// memory (Event.Mem == MemDSMEM: ld, st, atom, red, through shared::cluster or generic
+	// addresses) is given it (modelled for all but ld.shared::cluster).
 	dsmemLatency = 196
+	// dsmemOwnLatency: ld.shared::cluster of the block's own shared memory (cl_chase owner 0:
+	// 37.3 cycles, against 23 for ld.shared). Calibration.
+	dsmemOwnLatency = 37
 )
 
 // barExtra is the release latency a barrier at pc adds to a block barrier's.

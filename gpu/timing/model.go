@@ -73,7 +73,7 @@ type Result struct {
 	SMs         int                     // SMs modelled
 	BlocksPerSM int                     // occupancy limit used
 
-	AsyncForced int64 // mbarrier waits released because their phase could not complete in the replay (async.go; 0 expected)
+	AsyncForced int64 // mbarrier and cluster barrier waits released because their phase could not complete in the replay (async.go, cluster.go; 0 expected)
 }
 
 // PerIssue returns warp-cycles in state r per issued instruction: Nsight
@@ -184,8 +184,9 @@ type warp struct {
 	bulkRead, bulkDone, waitLat int64     // its bulk stores read and done; the held wait's latency
 	cpOpen                      int64     // cp.async: when the open (uncommitted) group's copies complete
 	cpGroups                    []int64   // cp.async: when each committed, not yet waited, group completes
+	carr                        int32     // the cluster barrier phase (1-based) it last arrived on; 0: none (cluster.go)
 
-	_ [8]byte // to 320 bytes, a size class whose objects are 64-byte aligned: the hot fields stay in one cache line (TestWarpSize)
+	_ [4]byte // to 320 bytes, a size class whose objects are 64-byte aligned: the hot fields stay in one cache line (TestWarpSize)
 }
 
 type block struct {
@@ -199,6 +200,7 @@ type block struct {
 	slot    int // execution-driven: the source's slot of the block
 
 	async *asyncBlock // its mbarrier phases (async.go)
+	clu   *cluster    // its thread-block cluster (cluster.go); nil until it needs one
 }
 
 type subpart struct {
@@ -260,7 +262,8 @@ type Model struct {
 	started int  // blocks started
 	stuck   bool // every resident live warp waits at a barrier
 
-	async asyncModel // asynchronous copies and mbarrier waits (async.go)
+	async  asyncModel  // asynchronous copies and mbarrier waits (async.go)
+	clHold clusterHold // the blocks of the cluster being collected (cluster.go)
 }
 
 // New starts a replay of prog.
@@ -365,6 +368,16 @@ func (m *Model) AddBlockAccesses(ctx context.Context, warps []WarpStream, accs [
 	if err := m.prog.validate(warps); err != nil {
 		return err
 	}
+	if m.clHold.next {
+		return m.addClustered(ctx, warps, accs)
+	}
+	if len(m.clHold.blocks) > 0 {
+		ops := m.async.next
+		if err := m.flushCluster(ctx); err != nil {
+			return err
+		}
+		m.nextAccs, m.async.next = accs, ops
+	}
 	for {
 		if s := m.freeSM(); s != nil {
 			m.dispatch(s, warps)
@@ -380,6 +393,9 @@ func (m *Model) AddBlockAccesses(ctx context.Context, warps []WarpStream, accs [
 func (m *Model) Finish(ctx context.Context) (*Result, error) {
 	if m.fin {
 		return nil, ErrFinished
+	}
+	if err := m.flushCluster(ctx); err != nil {
+		return nil, err
 	}
 	if err := m.run(ctx, func() bool { return len(m.pending) == 0 }); err != nil {
 		return nil, err
@@ -404,8 +420,14 @@ func (m *Model) freeSM() *sm {
 	return best
 }
 
-func (m *Model) dispatch(s *sm, warps []WarpStream) {
-	b := &block{id: m.nblocks, sm: s, accs: m.nextAccs}
+func (m *Model) dispatch(s *sm, warps []WarpStream) { m.dispatchIn(s, warps, nil) }
+
+// dispatchIn dispatches a block to SM s as a block of cluster cl (nil: none).
+func (m *Model) dispatchIn(s *sm, warps []WarpStream, cl *cluster) {
+	b := &block{id: m.nblocks, sm: s, accs: m.nextAccs, clu: cl}
+	if cl != nil {
+		cl.blocks = append(cl.blocks, b)
+	}
 	// a block beyond the first wave reuses a slot a block retired from: it starts
 	// after the SM's refill latency and when the dispatcher gets to it
 	start := m.now
@@ -514,7 +536,7 @@ func (m *Model) cycle() {
 		}
 	}
 	next := m.ev.next(m.now)
-	if next == math.MaxInt64 && m.unstickAsync() {
+	if next == math.MaxInt64 && (m.unstickAsync() || m.unstickCluster()) {
 		next = m.now + 1
 	}
 	m.checkStuck(next)
@@ -764,7 +786,9 @@ func (m *Model) issue(s *sm, sp *subpart, w *warp) int64 {
 	done := m.now + int64(t.Latency)
 	switch t.Class {
 	case latency.ClassBar:
-		if m.src != nil && !in.NoWait { // the source holds the warp (afterIssueDriven)
+		if in.cluBar != cluNone && m.src == nil {
+			m.clusterBar(s, w, e.PC, in.cluBar)
+		} else if m.src != nil && !in.NoWait { // the source holds the warp (afterIssueDriven)
 			at := max(m.now, s.barFree) + int64(m.tab.Bar.ArriveCycles)
 			s.barFree = at
 			w.blk.lastArr = max(w.blk.lastArr, at)
@@ -777,6 +801,10 @@ func (m *Model) issue(s *sm, sp *subpart, w *warp) int64 {
 		start := max(m.now, w.memDone)
 		w.ctrl, w.ctrlWhy, w.ctrlPC = start+int64(t.Latency), Membar, e.PC
 	case latency.ClassLdShared, latency.ClassStShared, latency.ClassAtomShared:
+		if e.Mem == MemDSMEM {
+			done = m.dsmem(s, w, e, t)
+			break
+		}
 		wf := int64(max(1, int(e.Sectors)))
 		start := max(m.now, s.mioFree)
 		s.mioFree = start + wf
@@ -787,6 +815,10 @@ func (m *Model) issue(s *sm, sp *subpart, w *warp) int64 {
 		}
 		w.memDone = max(w.memDone, done)
 	case latency.ClassLdGlobal, latency.ClassStGlobal, latency.ClassAtomGlobal:
+		if e.Mem == MemDSMEM { // a generic address in another block's shared memory
+			done = m.dsmem(s, w, e, t)
+			break
+		}
 		done = m.global(s, w, e, t)
 	}
 	done += n - 1 // the last SASS instruction issues n-1 cycles later
@@ -974,6 +1006,30 @@ func (m *Model) global(s *sm, w *warp, e Event, t latency.Timing) int64 {
 	return done
 }
 
+// dsmem times a load, store or atomic that reached another block's shared memory
+// (Event.Mem == MemDSMEM, through a shared::cluster or a generic address) and returns when
+// its result is available: its wavefronts pass the SM's MIO queue as a shared access's do,
+// and it completes dsmemLatency cycles later (cl_chase, for loads; stores, for fences, and
+// atomics are given the same, modelled). With Config.Atomics an atomic is also serialised
+// by the issuing SM's shared atomic unit (modelled: the owner SM's is where it executes).
+func (m *Model) dsmem(s *sm, w *warp, e Event, t latency.Timing) int64 {
+	wf := int64(max(1, int(e.Sectors)))
+	start := max(m.now, s.mioFree)
+	s.mioFree = start + wf
+	done := start + wf - 1 + dsmemLatency
+	atomic := t.Class == latency.ClassAtomShared || t.Class == latency.ClassAtomGlobal
+	if a := m.access(s, w, e); a != nil && atomic && m.cfg.Atomics != nil {
+		r, _ := m.cfg.Atomics.Shared(a, m.atomOp[e.PC], false, float64(m.now))
+		done = max(done, int64(math.Ceil(r))+dsmemLatency)
+	}
+	w.memDone = max(w.memDone, done)
+	if t.Class == latency.ClassStShared || t.Class == latency.ClassStGlobal {
+		m.end = max(m.end, done)
+		return m.now + 1
+	}
+	return done
+}
+
 // SetMemory sets Config.Caches and Config.Atomics (call before the first block).
 func (m *Model) SetMemory(c *mem.TimedHierarchy, a *mem.AtomicUnits) {
 	m.cfg.Caches, m.cfg.Atomics = c, a
@@ -1041,6 +1097,9 @@ func (m *Model) exitAfter(w *warp, n int64) {
 	b.live--
 	if b.live == 0 {
 		m.retired = true
+	}
+	if b.clu != nil {
+		m.clusterExit(w)
 	}
 	if w.tl != nil {
 		w.tl.Finish = m.now + n

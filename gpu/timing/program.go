@@ -84,6 +84,7 @@ type Inst struct {
 
 	async      uint8 // apNone...: mbarrier, bulk copy or bulk wait (async.go)
 	barRelease int64 // a barrier's release latency beyond a block barrier's (barrier.cluster.wait)
+	cluBar     uint8 // cluArrive, cluWait: barrier.cluster.arrive or .wait (cluster.go)
 	cpKeep     int32 // cp.async.wait_group N: the N newest groups it does not wait for
 }
 
@@ -225,6 +226,12 @@ func decodedInst(tab *latency.Table, di *isa.Inst) Inst {
 	case isa.OpBarrier:
 		if m.Has(isa.FlagCluster | isa.FlagWait) {
 			in.barRelease = clusterBarRelease
+			in.cluBar = cluWait
+		} else if m.Has(isa.FlagCluster | isa.FlagArrive) {
+			in.cluBar = cluArrive
+			if m.Sem == isa.SemRelaxed {
+				in.cluBar = cluArriveRelaxed
+			}
 		}
 	case isa.OpMbarrier:
 		if len(m.Words)+len(m.Types) > 0 {
@@ -255,15 +262,17 @@ func decodedInst(tab *latency.Table, di *isa.Inst) Inst {
 }
 
 // decodedTiming is t adjusted for the instructions whose timing is not their
-// class's: loads and atomics on shared::cluster addresses take distributed
-// shared memory's latency (async.go, dsmemLatency); a wmma.mma m16n16k16 is
+// class's: ld.shared::cluster takes dsmemOwnLatency when it reads the block's own shared
+// memory (async.go); a wmma.mma m16n16k16 is
 // two HMMA.16816 and a wgmma.mma_async takes the pipe time and latency of a
 // warpgroup MMA of its N (wgmma.go).
 func decodedTiming(t latency.Timing, op isa.Opcode, m *isa.Mods) latency.Timing {
+	// (A load, store or atomic that reaches another block's shared memory, through a
+	// shared::cluster or a generic address, is timed by its event: MemDSMEM, model.go.)
 	switch op {
-	case isa.OpLd, isa.OpAtom, isa.OpRed:
+	case isa.OpLd:
 		if m.Space == ptx.SpaceSharedCluster {
-			t.Latency = max(t.Latency, dsmemLatency)
+			t.Latency = max(t.Latency, dsmemOwnLatency) // the block's own shared memory
 		}
 	case isa.OpWmma:
 		if m.Has(isa.FlagMMA) && t.Pipe == latency.PipeTensor && m.Shape == (isa.Shape{M: 16, N: 16, K: 16}) {
@@ -289,6 +298,10 @@ const (
 	MemL1Hit  = latency.OutL1Hit  // global/local, hit in L1
 	MemL2Hit  = latency.OutL2Hit  // missed L1, hit in L2
 	MemDRAM   = latency.OutDRAM   // missed L2
+	// MemDSMEM: a shared access (through a shared::cluster or a generic address) that
+	// reached another block's shared memory, a cluster peer's: distributed shared memory,
+	// timed with dsmemLatency (Model.dsmem)
+	MemDSMEM MemClass = latency.OutDRAM + 1
 )
 
 // Event is one executed warp-instruction of a warp's dynamic stream.

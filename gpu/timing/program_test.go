@@ -65,10 +65,10 @@ func textTiming(t latency.Timing, in *ptx.Inst, l2Hit int) latency.Timing {
 		in.Mods[1] != "commit_group" && in.Mods[1] != "wait_group" && in.Mods[1] != "wait_all" {
 		t.Latency = max(t.Latency, l2Hit)
 	}
-	if in.Op == "ld" || in.Op == "atom" || in.Op == "red" {
+	if in.Op == "ld" {
 		for _, m := range in.Mods {
 			if m == "shared::cluster" {
-				t.Latency = max(t.Latency, dsmemLatency)
+				t.Latency = max(t.Latency, dsmemOwnLatency)
 			}
 		}
 	}

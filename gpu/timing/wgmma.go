@@ -22,7 +22,7 @@ const (
 // HMMA.16816 in SASS, testdata/measured/tensor/gemm_sass.txt; Nsight Compute counts 12
 // tensor-pipe cycles per wmma.mma, testdata/measured/tensor4: twice the pipe time, the
 // second HMMA's result one pipe interval later, modelled), or t unchanged for others
-// (but the DSMEM latency of ld/atom/red.shared::cluster): decodedTiming's rules for a bare
+// : decodedTiming's rules for a bare
 // ptx.Inst; the static program applies decodedTiming to the decoded instruction.
 func wgmmaTiming(t latency.Timing, in *ptx.Inst) latency.Timing {
 	if in == nil {
