@@ -19,7 +19,8 @@ type AtomicCosts struct {
 	// SharedInstr is the least a shared atomic warp instruction occupies the SM's unit;
 	// SharedLane is one lane of a bank conflict or same-word collision (add, exch).
 	SharedInstr, SharedLane, SharedLaneCAS, SharedLaneF32 float64
-	// Slices is the number of L2 atomic servers; SliceBytes the address interleave between them.
+	// Slices is the number of L2 atomic servers; SliceBytes the address interleave between them
+	// (AtomicUnits.server: chunks two apart share a server).
 	Slices, SliceBytes int
 	// Home is the set of SMs (bit s of word s/64) in the L2 partition of the
 	// even-numbered servers; the others reach those servers over the fabric (and
@@ -68,6 +69,38 @@ type AtomicUnits struct {
 	smBank []float64 // next free cycle of each SM's shared atomic unit
 	words  [32]uint64
 	count  [32]uint8
+	f32    [2][f32Words]f32Chain // the last float add on each (recent) word, per queue (own partition, fabric)
+}
+
+// f32Words is the size of the direct-mapped table of recent float-add words:
+// only a word served within L2PassF32 of the next request can hold it back, so
+// losing an old entry to a collision loses nothing that matters.
+const f32Words = 1024
+
+// f32Chain is when the last float add on a word was applied.
+type f32Chain struct {
+	word uint64
+	done float64
+}
+
+// f32Chains serves the float lanes of a line whose server pass starts at st
+// (in the queue q: 0 the server's own partition, 1 the fabric's): the lanes on
+// one word are applied L2PassF32 apart (the first one L2Pass after st), after
+// the word's previous float add in that queue. It returns when the last is applied.
+func (u *AtomicUnits) f32Chains(n, q int, st float64) float64 {
+	end := st
+	for i := 0; i < n; i++ {
+		w := u.words[i]
+		e := &u.f32[q][(w^w>>10)%f32Words]
+		first := st + u.c.L2Pass
+		if e.word == w {
+			first = max(first, e.done+u.c.L2PassF32)
+		}
+		done := first + float64(u.count[i]-1)*u.c.L2PassF32
+		*e = f32Chain{word: w, done: done}
+		end = max(end, done)
+	}
+	return end
 }
 
 // NewAtomicUnits makes the units of numSMs SMs (clamped to 1..4096) with costs c
@@ -83,6 +116,15 @@ func NewAtomicUnits(numSMs int, c AtomicCosts) *AtomicUnits {
 	return &AtomicUnits{c: c, slice: make([]float64, c.Slices), remote: make([]float64, c.Slices), smPort: make([]float64, numSMs), smBank: make([]float64, numSMs)}
 }
 
+// server is the L2 atomic server of byte address addr: SliceBytes-sized chunks,
+// where the chunk index's bit 1 does not take part (chunks 2 apart share a
+// server: 1 KB of words uses 2 servers, 4 KB 8; testdata/measured/atomics,
+// histograms of 256-1024 bins and atomics.csv's words 128 B apart).
+func (u *AtomicUnits) server(addr uint64) int {
+	c := addr / uint64(u.c.SliceBytes)
+	return int(((c & 1) | (c>>2)<<1) % uint64(len(u.slice)))
+}
+
 // partitioned reports whether the costs name a home partition.
 func (c *AtomicCosts) partitioned() bool {
 	return c.Home != [4]uint64{}
@@ -95,6 +137,33 @@ func (c *AtomicCosts) far(sm, s int) bool {
 	}
 	home := sm < 256 && c.Home[sm/64]&(1<<(sm%64)) != 0
 	return home != (s%2 == 0)
+}
+
+// sectorPasses is the L2's service of one line of a request (call passes for
+// the line first): a pass serves one lane per word of one 32-byte sector, so a
+// sector takes as many passes as its busiest word has lanes and the line's
+// sectors are served one after another (ncu's lts__t_sectors_srcunit_tex_op_
+// {atom,red}_lookup counts these passes: testdata/measured/atomics). It returns
+// the sum over sectors of passes times their cost (pass for a sector of one
+// word, multi for one of several) and the line's distinct words.
+func (u *AtomicUnits) sectorPasses(n int, pass, multi float64) float64 {
+	var most [sectorsPerLine]uint8
+	var words [sectorsPerLine]uint8
+	for i := 0; i < n; i++ {
+		s := (u.words[i] * 4 % LineBytes) / SectorBytes
+		most[s] = max(most[s], u.count[i])
+		words[s]++
+	}
+	t := 0.0
+	for s := range most {
+		switch {
+		case words[s] == 1:
+			t += float64(most[s]) * pass
+		case words[s] > 1:
+			t += float64(most[s]) * multi
+		}
+	}
+	return t
 }
 
 // passes groups the active lanes' words of a (per line, the words in order of first
@@ -165,27 +234,43 @@ func (u *AtomicUnits) Global(a *Access, op AtomicOp, aggregated bool, now float6
 		}
 		done[nd] = line
 		nd++
-		distinct, m := u.passes(a, line*LineBytes, (line+1)*LineBytes)
-		if aggregated {
-			distinct, m = 1, 1
+		distinct, _ := u.passes(a, line*LineBytes, (line+1)*LineBytes)
+		// a sector's same-word lanes take one pass each, the line's sectors one
+		// after another; a line costs at least its words
+		var per float64
+		switch {
+		case aggregated:
+			per = pass
+		case op == AtomicCAS:
+			per = u.sectorPasses(distinct, u.c.L2Pass, u.c.L2PassCAS)
+			if distinct > 1 {
+				per = max(per, float64(distinct)*u.c.L2WordCAS)
+			}
+		default:
+			per = max(u.sectorPasses(distinct, u.c.L2Pass, u.c.L2Pass), float64(distinct)*u.c.L2Word)
 		}
-		p, word := pass, u.c.L2Word
-		if op == AtomicCAS && distinct > 1 {
-			p, word = u.c.L2PassCAS, u.c.L2WordCAS
+		s := u.server(a.Addr[l])
+		farS := u.c.far(sm, s)
+		// over the fabric: after every lane of the server's own partition
+		// booked so far and the fabric's earlier lanes
+		st := max(start, u.slice[s])
+		if farS {
+			st = max(st, u.remote[s])
 		}
-		// same-word lanes take one pass each; a pass costs at least its words
-		per := max(float64(m)*p, float64(distinct)*word)
-		s := int((a.Addr[l] / uint64(u.c.SliceBytes)) % uint64(len(u.slice)))
-		var st float64
-		if u.c.far(sm, s) {
-			// over the fabric: after every lane of the server's own partition
-			// booked so far and the fabric's earlier lanes
-			st = max(start, u.slice[s], u.remote[s])
+		if op == AtomicF32 && !aggregated {
+			// float adds on one word are applied L2PassF32 apart, within the
+			// request and after the word's previous ones
+			q := 0
+			if farS {
+				q = 1
+			}
+			per = max(per, u.f32Chains(distinct, q, st)-st)
+		}
+		if farS {
 			u.remote[s] = st + per
 			far = true
 		} else {
 			// the own partition's lanes go first: they push back the fabric's backlog
-			st = max(start, u.slice[s])
 			u.slice[s] = st + per
 			if u.remote[s] > st {
 				u.remote[s] += per

@@ -1,0 +1,118 @@
+package mem
+
+import (
+	"encoding/csv"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// atomicsSweepCSV is the event-timed sweep of scripts/atomics/atomics.cu
+// (testdata/measured/atomics/README.md): calibration of the sector passes.
+var atomicsSweepCSV = filepath.Join(golden, "..", "measured", "atomics", "atomics.csv")
+
+// binMix is scripts/atomics/atomics.cu's mix: thread t's k-th atomic goes to word binMix(t, k) % K.
+func binMix(t, k uint32) uint32 {
+	h := t*0x9E3779B1 + k*0x85EBCA6B
+	h ^= h >> 15
+	h *= 0x2C1B3C6D
+	h ^= h >> 12
+	return h
+}
+
+// sweepRows reads atomics.csv (comment lines skipped) as maps from column to value.
+func sweepRows(t *testing.T) []map[string]string {
+	t.Helper()
+	b, err := os.ReadFile(atomicsSweepCSV)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if l != "" && !strings.HasPrefix(l, "#") {
+			lines = append(lines, l)
+		}
+	}
+	rows, err := csv.NewReader(strings.NewReader(strings.Join(lines, "\n"))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []map[string]string
+	for _, r := range rows[1:] {
+		m := map[string]string{}
+		for i, k := range rows[0] {
+			m[k] = r[i]
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// histKnown lists the histogram rows the model misses by more than 25%, with the reason.
+var histKnown = map[string]string{
+	"h_atom/4096":  "16 KB of bins, results returned: the H200 does 13.7 ops/cycle against 18.1 without results (h_red); the model has no limit on returning results beyond the L2 servers",
+	"h_fatom/4096": "as h_atom/4096",
+}
+
+// TestAtomicHistogramCalibration replays the h_* rows of the sweep (132 x 1024
+// threads, each iteration one atomic per thread on bin mix(t, k) % K, int and
+// float, result used or not) through the atomic units and compares cycles per
+// op (the difference of two iteration counts, as measured) within 25%.
+func TestAtomicHistogramCalibration(t *testing.T) {
+	n := 0
+	seen := map[string]float64{}
+	for _, r := range sweepRows(t) {
+		kern := r["kernel"]
+		if !strings.HasPrefix(kern, "h_") {
+			continue
+		}
+		num := func(k string) int { v, _ := strconv.Atoi(r[k]); return v }
+		grid, block, K, it0, it1 := num("grid"), num("block"), num("k"), num("iters0"), num("iters1")
+		want, _ := strconv.ParseFloat(r["cycles_per_op"], 64)
+		op := AtomicInt
+		if strings.HasPrefix(kern, "h_f") {
+			op = AtomicF32
+		}
+		run := func(iters int) float64 {
+			u := NewAtomicUnits(132, DefaultAtomicCosts)
+			end := 0.0
+			for k := 0; k < iters; k++ {
+				for w := 0; w < block/32; w++ {
+					for b := 0; b < grid; b++ {
+						a := warpAtoms(b%132, b, w, block, func(t int) int { return int(binMix(uint32(t), uint32(k)) % uint32(K)) })
+						r, _ := u.Global(a, op, false, 0)
+						end = max(end, r)
+					}
+				}
+			}
+			return end
+		}
+		// the replay does not tell a used result from an unused one: h_atom is h_red's replay
+		key := fmt.Sprintf("%d/%d/%d/%d/%d/%d", op, grid, block, K, it0, it1)
+		got, ok := seen[key]
+		if !ok {
+			got = (run(it1) - run(it0)) / float64(grid*block*(it1-it0))
+			seen[key] = got
+		}
+		e := (got - want) / want
+		t.Logf("%-7s K=%4d: model %.4f cycles/op, H200 %.4f (%+.0f%%)", kern, K, got, want, 100*e)
+		n++
+		if why, ok := histKnown[kern+"/"+strconv.Itoa(K)]; ok {
+			t.Logf("  known: %s", why)
+			if math.Abs(e) <= 0.25 {
+				t.Errorf("%s K=%d: listed as a known miss but within 25%% (%+.0f%%): update histKnown", kern, K, 100*e)
+			}
+			continue
+		}
+		if math.Abs(e) > 0.25 {
+			t.Errorf("%s K=%d: model %.4f cycles/op, H200 %.4f (%+.0f%%)", kern, K, got, want, 100*e)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no h_ rows in atomics.csv")
+	}
+}
