@@ -14,8 +14,9 @@ type AtomicCosts struct {
 	L2PassCAS, L2WordCAS float64
 	// SMLane is one SM's cost per same-address lane it sends (one block alone is slower than the chip).
 	SMLane, SMLaneF32 float64
-	// Latency is the round trip of an atomic that finds the unit free.
-	Latency float64
+	// Latency is the round trip of a CAS that finds the unit free; LatencyRMW
+	// that of the other atomics (zero: Latency).
+	Latency, LatencyRMW float64
 	// SharedInstr is the least a shared atomic warp instruction occupies the SM's unit;
 	// SharedLane is one lane of a bank conflict or same-word collision (add, exch).
 	SharedInstr, SharedLane, SharedLaneCAS, SharedLaneF32 float64
@@ -38,6 +39,7 @@ var DefaultAtomicCosts = AtomicCosts{
 	L2PassCAS: 2.370, L2WordCAS: 0.341, // CAS on 2 words of one line 0.844 ops/cycle, on 32 words 3.13
 	SMLane: 2.150, SMLaneF32: 3.639, // one block of 1024 threads, one word
 	Latency:     578,                                                             // one warp's dependent CAS on one word: 624 cycles per request, less 32 passes
+	LatencyRMW:  274,                                                             // testdata/measured/atomics l_atom 1 x 32, one lane: 296 cycles per dependent atomicAdd, less the model's loop
 	SharedInstr: 6.5, SharedLane: 1.18, SharedLaneCAS: 2.16, SharedLaneF32: 43.8, // shared: 32 banks 0.203/op; one word 1.18 (CAS 2.16; f32 add is a CAS loop in SASS)
 	Slices: 64, SliceBytes: 256, // words 128 B apart share a server, 512 B apart use two (0.59 and 1.17 ops/cycle)
 	// testdata/contention/trace.tar.gz lat.csv: one dependent atomicAdd per SM alone
@@ -62,14 +64,15 @@ const (
 // model calls Global or Shared at issue time in nondecreasing time order and
 // gets the cycle the result is back. Not safe for concurrent use.
 type AtomicUnits struct {
-	c      AtomicCosts
-	slice  []float64 // next free cycle of each L2 server for its own partition's lanes
-	remote []float64 // next free cycle of each L2 server for lanes over the fabric
-	smPort []float64 // next free cycle of each SM's global atomic port
-	smBank []float64 // next free cycle of each SM's shared atomic unit
-	words  [32]uint64
-	count  [32]uint8
-	f32    [2][f32Words]f32Chain // the last float add on each (recent) word, per queue (own partition, fabric)
+	c       AtomicCosts
+	slice   []float64 // next free cycle of each L2 server for its own partition's lanes
+	remote  []float64 // next free cycle of each L2 server for lanes over the fabric
+	smPort  []float64 // next free cycle of each SM's global atomic port
+	smBank  []float64 // next free cycle of each SM's shared atomic unit
+	words   [32]uint64
+	count   [32]uint8
+	applied float64               // when the last request was applied at the L2 (Applied)
+	f32     [2][f32Words]f32Chain // the last float add on each (recent) word, per queue (own partition, fabric)
 }
 
 // f32Words is the size of the direct-mapped table of recent float-add words:
@@ -279,10 +282,22 @@ func (u *AtomicUnits) Global(a *Access, op AtomicOp, aggregated bool, now float6
 		wait += st - start
 		ready = max(ready, st+per)
 	}
-	if far {
-		ready += u.c.FarLatency
+	lat := u.c.Latency
+	if op != AtomicCAS && u.c.LatencyRMW > 0 {
+		lat = u.c.LatencyRMW
 	}
-	return ready + u.c.Latency, wait
+	if far {
+		lat += u.c.FarLatency
+	}
+	u.applied = ready + lat/2
+	return ready + lat, wait
+}
+
+// Applied is when the request of the last Global call was applied at the L2:
+// its service there ended and half the round trip (the way there) passed.
+// A reduction (a RED: nothing waits for its result) keeps the launch going until then.
+func (u *AtomicUnits) Applied() float64 {
+	return u.applied
 }
 
 // Shared serves a warp's shared-memory atomic issued at cycle now on SM a.SM
