@@ -125,6 +125,7 @@ func TestAtomicsOneShot(t *testing.T) {
 		t.Logf("%-8s %4d x %3d K=%4d: H200 %9d cycles, model %9d (%+6.1f%%) [%s]", c.kernel, c.grid, c.block, c.k, c.cycles, rep.Timing.Cycles, 100*e, rep.Timing.Path)
 		sum += math.Abs(e)
 		n++
+		checkKnown(t, oneShotKnown, fmt.Sprintf("%s %d", c.kernel, c.grid), e)
 	}
 	if n > 0 {
 		t.Logf("mean |error| over %d cases: %.1f%%", n, 100*sum/float64(n))
@@ -175,6 +176,7 @@ func TestAtomicsFewLanes(t *testing.T) {
 		e := (got - want) / want
 		t.Logf("%-8s %4d x %2d, %2d lanes: H200 %8.3f cycles/op, model %8.3f (%+6.1f%%)", r["kernel"], grid, block, lanes, want, got, 100*e)
 		n++
+		checkKnown(t, fewLanesKnown, fmt.Sprintf("%s %d %d", r["kernel"], grid, lanes), e)
 	}
 	if n == 0 {
 		t.Fatal("no l_ rows in atomics.csv")
@@ -206,4 +208,37 @@ func readCSVRows(path string) ([]map[string]string, error) {
 		out = append(out, m)
 	}
 	return out, nil
+}
+
+// oneShotKnown lists the one-shot cases ("kernel grid") the model misses by more than 25%.
+var oneShotKnown = map[string]string{
+	"r_ired 1024": "1,024 blocks of 256: r_none itself is +7.6% (block dispatch), and the integer adds then finish later than on the H200",
+}
+
+// fewLanesKnown lists the few-lane rows ("kernel grid lanes") the model misses by more than 25%.
+var fewLanesKnown = map[string]string{
+	"l_red 1 1":   "one warp's REDs: the H200 issues one per 6.4 cycles, the model's SM port takes SMLane (2.15) per request",
+	"l_red 1 2":   "as l_red 1 1",
+	"l_red 1 8":   "one warp's same-word REDs: the H200's SM sends 8-16 lanes at 1.42 cycles each (L2-bound), the model's SMLane (fitted on atomicAdd with results) is 2.15",
+	"l_red 1 16":  "as l_red 1 8",
+	"l_fred 1 1":  "as l_red 1 1",
+	"l_fred 1 2":  "2-4 float lanes of one warp on one word: the H200 takes 1.5-2.5 cycles per op, below the 3.48-cycle float chain; not found why",
+	"l_fred 1 4":  "as l_fred 1 2",
+	"l_atom 8 1":  "block placement: the H200 puts 8 blocks on SMs 124-131, near the word's L2 server (testdata/contention); the model puts block b on SM b, 2 of 8 far",
+	"l_atom 8 32": "as l_atom 8 1",
+	"l_fatom 8 1": "as l_atom 8 1",
+}
+
+// checkKnown fails e beyond 25% unless known lists key, and fails a known key within 25% (a stale list).
+func checkKnown(t *testing.T, known map[string]string, key string, e float64) {
+	t.Helper()
+	why, ok := known[key]
+	switch {
+	case ok && math.Abs(e) <= 0.25:
+		t.Errorf("%s: listed as a known miss (%s) but within 25%% (%+.1f%%): update the list", key, why, 100*e)
+	case ok:
+		t.Logf("  known: %s", why)
+	case math.Abs(e) > 0.25:
+		t.Errorf("%s: %+.1f%% against the H200 (bound 25%%)", key, 100*e)
+	}
 }

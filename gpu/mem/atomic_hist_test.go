@@ -116,3 +116,64 @@ func TestAtomicHistogramCalibration(t *testing.T) {
 		t.Fatal("no h_ rows in atomics.csv")
 	}
 }
+
+// TestAtomicLookupsMatchNCU replays the one-pass histograms of
+// testdata/measured/atomics (256 x 256 threads, one atomic each on bin
+// mix(t, 0) % K) and compares the atomic units' sector passes with ncu's L2
+// lookups (lts__t_sectors_srcunit_tex_op_{atom,red}_lookup_{hit,miss}, each
+// launch): a pass per lane of a sector's busiest word is what the L2 counts.
+func TestAtomicLookupsMatchNCU(t *testing.T) {
+	rows, err := ReadNCURaw(filepath.Join(golden, "..", "measured", "atomics", "atomics_ncu.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(golden, "..", "measured", "atomics", "labels.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	labels := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(labels) != len(rows) {
+		t.Fatalf("labels.txt has %d launches, atomics_ncu.csv %d", len(labels), len(rows))
+	}
+	n := 0
+	for i, l := range labels {
+		var kern string
+		var grid, block, K, rep int
+		if _, err := fmt.Sscanf(l, "%s grid=%d block=%d k=%d rep=%d", &kern, &grid, &block, &K, &rep); err != nil {
+			t.Fatalf("labels.txt line %d: %v", i+1, err)
+		}
+		if kern != "h_red" && kern != "h_atom" && kern != "h_fred" {
+			continue
+		}
+		var want int64
+		for _, m := range []string{"atom_lookup_hit", "atom_lookup_miss", "red_lookup_hit", "red_lookup_miss"} {
+			v, err := strconv.ParseFloat(strings.ReplaceAll(rows[i]["lts__t_sectors_srcunit_tex_op_"+m+".sum"], ",", ""), 64)
+			if err != nil {
+				t.Fatalf("launch %d %s: %v", i+1, m, err)
+			}
+			want += int64(v)
+		}
+		op := AtomicInt
+		if kern == "h_fred" {
+			op = AtomicF32
+		}
+		u := NewAtomicUnits(132, DefaultAtomicCosts)
+		for w := 0; w < block/32; w++ {
+			for b := 0; b < grid; b++ {
+				u.Global(warpAtoms(b%132, b, w, block, func(t int) int { return int(binMix(uint32(t), 0) % uint32(K)) }), op, false, 0)
+			}
+		}
+		got := u.Lookups()
+		e := float64(got-want) / float64(want)
+		if rep == 0 {
+			t.Logf("%-6s K=%4d: model %6d sector passes, ncu %6d L2 lookups (%+.2f%%)", kern, K, got, want, 100*e)
+		}
+		if math.Abs(e) > 0.02 {
+			t.Errorf("%s K=%d launch %d: model %d sector passes, ncu %d lookups (%+.2f%%, bound 2%%)", kern, K, rep, got, want, 100*e)
+		}
+		n++
+	}
+	if n == 0 {
+		t.Fatal("no histogram launches in atomics_ncu.csv")
+	}
+}

@@ -2,15 +2,19 @@ package mem
 
 // AtomicCosts are the service times of the atomic units, in SM cycles.
 // DefaultAtomicCosts holds the H200's, fitted to testdata/measured/caches/atomics.csv
-// (calibration data; see docs/caches.md for which rows set which value).
+// and testdata/measured/atomics/atomics.csv (calibration data; see docs/caches.md
+// and the README there for which rows set which value).
 type AtomicCosts struct {
-	// L2Pass is one pass of an L2 atomic unit over a warp request's line: the
-	// lanes of a pass touch distinct words; lanes on one word take one pass each.
+	// L2Pass is one pass of an L2 atomic unit over one 32-byte sector of a
+	// warp request's line: a pass serves one lane of each word of the sector,
+	// lanes on one word take one pass each, the line's sectors are served one
+	// after another. L2PassF32 is the least time between two float adds on one
+	// word, within a request or across requests.
 	L2Pass, L2PassF32 float64
-	// L2Word is the cost per distinct word in a pass (a pass costs at least L2Pass).
+	// L2Word is the least a line costs per distinct word.
 	L2Word float64
-	// L2PassCAS and L2WordCAS replace L2Pass and L2Word for a CAS whose pass
-	// holds more than one word (a CAS on one word costs L2Pass).
+	// L2PassCAS and L2WordCAS replace L2Pass and L2Word for a CAS whose sector
+	// holds more than one word (a CAS on one word costs L2Pass a pass).
 	L2PassCAS, L2WordCAS float64
 	// SMLane is one SM's cost per same-address lane it sends (one block alone is slower than the chip).
 	SMLane, SMLaneF32 float64
@@ -41,7 +45,7 @@ var DefaultAtomicCosts = AtomicCosts{
 	Latency:     578,                                                             // one warp's dependent CAS on one word: 624 cycles per request, less 32 passes
 	LatencyRMW:  274,                                                             // testdata/measured/atomics l_atom 1 x 32, one lane: 296 cycles per dependent atomicAdd, less the model's loop
 	SharedInstr: 6.5, SharedLane: 1.18, SharedLaneCAS: 2.16, SharedLaneF32: 43.8, // shared: 32 banks 0.203/op; one word 1.18 (CAS 2.16; f32 add is a CAS loop in SASS)
-	Slices: 64, SliceBytes: 256, // words 128 B apart share a server, 512 B apart use two (0.59 and 1.17 ops/cycle)
+	Slices: 64, SliceBytes: 256, // words 128 B apart share a server, 512 B apart use two (0.59 and 1.17 ops/cycle); 1-4 KB of histogram bins 2-8 servers (testdata/measured/atomics)
 	// testdata/contention/trace.tar.gz lat.csv: one dependent atomicAdd per SM alone
 	// (SMs by %smid, which the model's SM numbers stand for), 66 SMs at 263-318 cycles
 	// (these, near the word's server), 66 at 470-530; medians 286 and 500.
@@ -72,6 +76,7 @@ type AtomicUnits struct {
 	words   [32]uint64
 	count   [32]uint8
 	applied float64               // when the last request was applied at the L2 (Applied)
+	lookups int64                 // sector passes served (Lookups)
 	f32     [2][f32Words]f32Chain // the last float add on each (recent) word, per queue (own partition, fabric)
 }
 
@@ -159,6 +164,7 @@ func (u *AtomicUnits) sectorPasses(n int, pass, multi float64) float64 {
 	}
 	t := 0.0
 	for s := range most {
+		u.lookups += int64(most[s])
 		switch {
 		case words[s] == 1:
 			t += float64(most[s]) * pass
@@ -244,6 +250,7 @@ func (u *AtomicUnits) Global(a *Access, op AtomicOp, aggregated bool, now float6
 		switch {
 		case aggregated:
 			per = pass
+			u.lookups++
 		case op == AtomicCAS:
 			per = u.sectorPasses(distinct, u.c.L2Pass, u.c.L2PassCAS)
 			if distinct > 1 {
@@ -291,6 +298,13 @@ func (u *AtomicUnits) Global(a *Access, op AtomicOp, aggregated bool, now float6
 	}
 	u.applied = ready + lat/2
 	return ready + lat, wait
+}
+
+// Lookups is the number of sector passes the L2 servers made for global
+// atomics so far: what Nsight Compute counts as lts__t_sectors_srcunit_tex_op_
+// {atom,red}_lookup_{hit,miss} (testdata/measured/atomics, TestAtomicLookupsMatchNCU).
+func (u *AtomicUnits) Lookups() int64 {
+	return u.lookups
 }
 
 // Applied is when the request of the last Global call was applied at the L2:
