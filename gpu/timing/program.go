@@ -202,7 +202,7 @@ func fromDecoded(tab *latency.Table, dp *isa.Program, implicit bool) *Program {
 // h_red with one bin and l_red, whose one address comes from a loaded or
 // thread-dependent value, get one L2 pass per lane on the H200). A register is
 // uniform when it has one definition, unguarded or under a uniform guard, by a
-// parameter load or plain arithmetic on uniform registers, immediates,
+// kernel-parameter load or plain arithmetic on uniform registers, immediates,
 // symbols and %ctaid/%ntid/%nctaid.
 func markUniformAtoms(p *Program) {
 	defs := make(map[int32]int)
@@ -243,8 +243,8 @@ func markUniformAtoms(p *Program) {
 func uniformInst(di *isa.Inst, uniform map[int32]bool) bool {
 	switch di.Op {
 	case isa.OpLd:
-		if di.Mods.Space != ptx.SpaceParam {
-			return false
+		if di.Mods.Space != ptx.SpaceParam || di.Func != 0 {
+			return false // a device function's parameters may differ between lanes
 		}
 	case isa.OpMov, isa.OpCvta, isa.OpCvt, isa.OpAdd, isa.OpSub, isa.OpMul, isa.OpMad, isa.OpShl, isa.OpShr, isa.OpAnd, isa.OpOr, isa.OpXor, isa.OpNot, isa.OpMin, isa.OpMax:
 	default:
