@@ -194,9 +194,9 @@ func TestContentionReplayAtomics(t *testing.T) {
 		n++
 		if r.grid == 1 && r.block >= 256 {
 			// known: one SM's warps each issue 4 same-address ATOMG back to back and
-			// wait for them, 4 times; the H200 takes about 540 cycles per such batch,
-			// the model its measured 296-cycle round trip of one dependent atomic
-			// (testdata/measured/atomics l_atom) plus the passes. Not found why.
+			// wait for them, 4 times; the H200 takes 1,500-1,900 cycles more than the
+			// model, whose round trip (274 + passes) reproduces one dependent atomic per
+			// iteration (testdata/measured/atomics l_atom, 296 cycles). Not found why.
 			t.Logf("  known: one block's back-to-back same-address ATOMG batches are slower on the H200 than one round trip each")
 			if math.Abs(e) <= 0.25 {
 				t.Errorf("%s %dx%d replay: listed as a known deviation but within 25%% (%+.1f%%): update the test", r.kernel, r.grid, r.block, 100*e)
