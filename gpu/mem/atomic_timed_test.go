@@ -49,12 +49,8 @@ func replay(u *AtomicUnits, grid, blockDim, iters int, op AtomicOp, dependent bo
 
 // atomicKnown lists the throughput rows the model misses by more than 25%, with the reason.
 var atomicKnown = map[string]string{
-	"atomicAdd/32/32":     "32 words 128 B apart (4 KB): the H200 spreads them over fewer L2 servers than SliceBytes=256 gives (0.195 cycles/op, model 0.091)",
-	"atomicCAS/32/32":     "as atomicAdd/32/32",
-	"atomicExch/32/32":    "as atomicAdd/32/32",
-	"atomicAdd.f32/2/32":  "float adds on words 128 B apart run faster than the integer-fitted server sharing predicts",
-	"atomicAdd.f32/4/32":  "as atomicAdd.f32/2/32",
-	"atomicAdd.f32/32/32": "as atomicAdd/32/32",
+	"atomicAdd.f32/2/32":  "float adds on two words 128 B apart (two lines of one L2 server) run faster than the model's one line after the other (2.55 cycles/op, model 3.36)",
+	"atomicAdd.f32/32/32": "float adds on 32 lines 4 KB apart, one lane each: the H200 takes 0.257 cycles/op against 0.196 for integer adds; the model costs them as integer ones",
 }
 
 // TestAtomicThroughputCalibration replays the global rows of atomics.csv that
@@ -109,6 +105,9 @@ func TestAtomicThroughputCalibration(t *testing.T) {
 		n++
 		if why, ok := atomicKnown[r[col["op"]]+"/"+r[col["nwords"]]+"/"+r[col["stride_words"]]]; ok {
 			t.Logf("  known: %s", why)
+			if math.Abs(e) <= 0.25 {
+				t.Errorf("%s %d words stride %d: listed as a known miss but within 25%% (%+.0f%%): update atomicKnown", r[col["op"]], nw, stride, 100*e)
+			}
 			continue
 		}
 		if math.Abs(e) > 0.25 {

@@ -937,6 +937,9 @@ func (m *Model) global(s *sm, w *warp, e Event, t latency.Timing) int64 {
 		switch {
 		case atomic && m.cfg.Atomics != nil:
 			r, _ := m.cfg.Atomics.Global(a, m.atomOp[e.PC], m.atomAg[e.PC] && uniformAddr(a), float64(m.now))
+			if m.prog.Insts[e.PC].Red {
+				r = m.cfg.Atomics.Applied() // nothing waits for the result
+			}
 			timed = int64(math.Ceil(r))
 			if m.cfg.Caches != nil {
 				m.cfg.Caches.Access(a, m.now) // the caches' state and counts; the time is the atomic units'

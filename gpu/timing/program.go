@@ -76,6 +76,11 @@ type Inst struct {
 	// micro_sass.txt, v_counter). From the decoded modifiers (decodedInst).
 	Atomic        mem.AtomicOp
 	AggregatedAdd bool
+	// Red marks a red, or an atom whose destination no instruction of the
+	// program reads (ptxas makes it a RED): nothing waits for its result, and
+	// the launch ends once the L2 has applied it (AtomicUnits.Applied). Its
+	// Dst is dropped, so a later write of the register does not wait for it.
+	Red bool
 
 	// Dec is the decoded instruction the Inst was built from (its opcode and
 	// typed modifiers, for rules that need more than the fields above); nil in
@@ -188,7 +193,106 @@ func fromDecoded(tab *latency.Table, dp *isa.Program, implicit bool) *Program {
 		}
 		p.Insts = append(p.Insts, decodedInst(tab, di))
 	}
+	markReds(p)
+	markUniformAtoms(p)
 	return p
+}
+
+// markUniformAtoms keeps AggregatedAdd only on the adds whose address ptxas can
+// prove warp-uniform (it aggregates those alone: testdata/measured/atomics,
+// h_red with one bin and l_red, whose one address comes from a loaded or
+// thread-dependent value, get one L2 pass per lane on the H200). A register is
+// uniform when it has one definition, unguarded or under a uniform guard, by a
+// kernel-parameter load or plain arithmetic on uniform registers, immediates,
+// symbols and %ctaid/%ntid/%nctaid.
+func markUniformAtoms(p *Program) {
+	defs := make(map[int32]int)
+	for i := range p.Insts {
+		for _, r := range p.Insts[i].Dst {
+			defs[r]++
+		}
+	}
+	uniform := make(map[int32]bool)
+	for changed := true; changed; {
+		changed = false
+		for i := range p.Insts {
+			in := &p.Insts[i]
+			if in.Dec == nil || len(in.Dst) != 1 || uniform[in.Dst[0]] || defs[in.Dst[0]] != 1 || !uniformInst(in.Dec, uniform) {
+				continue
+			}
+			uniform[in.Dst[0]], changed = true, true
+		}
+	}
+	for i := range p.Insts {
+		in := &p.Insts[i]
+		if !in.AggregatedAdd || in.Dec == nil || in.Dec.PTX == nil {
+			continue
+		}
+		for _, a := range in.Dec.PTX.Args {
+			if a.Kind == ptx.OpAddr {
+				if a.BaseReg && len(in.Dec.Src) > 0 && !uniform[in.Dec.Src[0]] {
+					in.AggregatedAdd = false
+				}
+				break
+			}
+		}
+	}
+}
+
+// uniformInst reports whether the instruction computes a warp-uniform value
+// from registers the map says are uniform.
+func uniformInst(di *isa.Inst, uniform map[int32]bool) bool {
+	switch di.Op {
+	case isa.OpLd:
+		if di.Mods.Space != ptx.SpaceParam || di.Func != 0 {
+			return false // a device function's parameters may differ between lanes
+		}
+	case isa.OpMov, isa.OpCvta, isa.OpCvt, isa.OpAdd, isa.OpSub, isa.OpMul, isa.OpMad, isa.OpShl, isa.OpShr, isa.OpAnd, isa.OpOr, isa.OpXor, isa.OpNot, isa.OpMin, isa.OpMax:
+	default:
+		return false
+	}
+	for _, r := range di.Src {
+		if !uniform[r] {
+			return false
+		}
+	}
+	if di.PTX == nil {
+		return false
+	}
+	for _, a := range di.PTX.Args {
+		if a.Kind == ptx.OpSpecial {
+			switch a.Name {
+			case "%ctaid", "%ntid", "%nctaid", "%nsmid":
+			default:
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// markReds sets Inst.Red on the reds and on the atoms whose destinations no
+// instruction reads, and drops those destinations.
+func markReds(p *Program) {
+	read := make(map[int32]bool)
+	for i := range p.Insts {
+		for _, r := range p.Insts[i].Src {
+			read[r] = true
+		}
+	}
+	for i := range p.Insts {
+		in := &p.Insts[i]
+		if in.Dec == nil || (in.Dec.Op != isa.OpAtom && in.Dec.Op != isa.OpRed) {
+			continue
+		}
+		used := false
+		for _, r := range in.Dst {
+			used = used || read[r]
+		}
+		if !used {
+			in.Red, in.Dst = true, nil
+		}
+	}
 }
 
 // decodedInst is the static timing of one decoded instruction: its class's
