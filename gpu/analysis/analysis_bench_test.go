@@ -123,3 +123,42 @@ func BenchmarkAnalysisReduce1MTimingNoCaches(b *testing.B) {
 	benchAnalysisCaches(b, "reduce", "reduce_sequential(rand(1048576), zeros(4096), 1048576)",
 		[3]int{4096, 1, 1}, [3]int{256, 1, 1}, true, false)
 }
+
+// BenchmarkAnalysisReduce16MChecks is issue 16's large reduction in one
+// process: reduce_sequential over 2^24 elements (65536 blocks of 256) with the
+// race, init and sync checks and the timing model (sampled: 63 waves), as
+// `LARGE=1 scripts/bench.sh` runs it through the command line. About 10
+// CPU-seconds a run, so it runs only when KS_BENCH_LARGE=1.
+func BenchmarkAnalysisReduce16MChecks(b *testing.B) {
+	if os.Getenv("KS_BENCH_LARGE") == "" {
+		b.Skip("set KS_BENCH_LARGE=1 to run the 16M-element reduction")
+	}
+	ptxPath := filepath.Join(golden.Dir(), "ptx", "reduce.sm_90.ptx")
+	text, err := os.ReadFile(ptxPath)
+	if err != nil {
+		b.Fatal(err)
+	}
+	l, err := magics.ParseLaunch("reduce_sequential(rand(16777216), zeros(65536), 16777216)")
+	if err != nil {
+		b.Fatal(err)
+	}
+	req := analysis.Request{Source: text, SourceFile: filepath.Base(ptxPath), IsPTX: true, Arch: "sm_90",
+		Launch: l, Grid: [3]int{65536, 1, 1}, Block: [3]int{256, 1, 1}, Timing: true, TimedCaches: true,
+		Checks: analysis.Checks{Race: true, Init: true, Sync: true}, Budget: 1e11, BaseDir: b.TempDir()}
+	var total int64
+	cpu0 := cpuTime(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		req.Launch = l.Clone()
+		rep, err := analysis.Run(context.Background(), req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		total += rep.Stats.ThreadInstructions
+	}
+	b.StopTimer()
+	cpu := cpuTime(b) - cpu0
+	b.ReportMetric(float64(total)/cpu.Seconds(), "thread-inst/cpu-s")
+	b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
+}

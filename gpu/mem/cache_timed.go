@@ -41,7 +41,12 @@ type timedCache struct {
 	along []uint8 // per way: sectors a fetch brought along unrequested
 }
 
-func newTimedCache(bytes, ways int) *timedCache {
+func newTimedCache(p *CachePool, bytes, ways int) *timedCache {
+	if sets, w := geometry(bytes, ways); sets > 0 {
+		if t := p.getTimed(sets, w); t != nil {
+			return t
+		}
+	}
 	c := newCache(bytes, ways)
 	if c == nil {
 		return nil
@@ -176,18 +181,31 @@ type TimedHierarchy struct {
 	l2Lookups           int
 	buf                 sectorBuf
 	cov                 [len(sectorBuf{})]uint32 // bytes written per sector of a store
+	pool                *CachePool               // Options.Pool
+}
+
+// Release hands the caches to the pool of the options the hierarchy was made
+// with (none: nothing happens); h must not be used after.
+func (h *TimedHierarchy) Release() {
+	if h == nil || h.pool == nil {
+		return
+	}
+	for i, t := range h.l1 {
+		h.pool.putTimed(t)
+		h.l1[i] = nil
+	}
+	h.pool.putTimed(h.l2)
+	h.l2 = nil
 }
 
 // NewTimedHierarchy sizes the caches as NewHierarchy does.
 func NewTimedHierarchy(spec *arch.Spec, numSMs int, opts TimedOptions) *TimedHierarchy {
-	base := NewHierarchy(spec, numSMs, Options{Carveout: opts.Carveout, L1Bytes: opts.L1Bytes, L2Bytes: opts.L2Bytes,
+	base, l2Size, l2Ways := newHierarchy(spec, numSMs, Options{Carveout: opts.Carveout, L1Bytes: opts.L1Bytes, L2Bytes: opts.L2Bytes,
 		L1Ways: opts.L1Ways, L2Ways: opts.L2Ways, L2FetchBytes: opts.L2FetchBytes, L2InFlight: -1})
 	h := &TimedHierarchy{l1: make([]*timedCache, len(base.l1)), l1m: make([]slots, len(base.l1)),
 		l1Size: base.l1Size, l1Ways: base.l1Ways, fetchSectors: base.fetchSectors,
-		l1Lat: opts.L1Latency, l2Lat: opts.L2Latency, drLat: opts.DRAMLatency, mshrs: opts.L1MSHRs}
-	if base.l2 != nil {
-		h.l2 = &timedCache{c: base.l2, ready: make([]int64, len(base.l2.tags)*sectorsPerLine), along: make([]uint8, len(base.l2.tags))}
-	}
+		l1Lat: opts.L1Latency, l2Lat: opts.L2Latency, drLat: opts.DRAMLatency, mshrs: opts.L1MSHRs, pool: opts.Pool}
+	h.l2 = newTimedCache(h.pool, l2Size, l2Ways)
 	if h.l1Lat <= 0 {
 		h.l1Lat = 42
 	}
@@ -212,7 +230,7 @@ func NewTimedHierarchy(spec *arch.Spec, numSMs int, opts TimedOptions) *TimedHie
 func (h *TimedHierarchy) l1For(sm int) (*timedCache, *slots) {
 	sm = int(uint(sm) % uint(len(h.l1)))
 	if h.l1[sm] == nil {
-		h.l1[sm] = newTimedCache(h.l1Size, h.l1Ways)
+		h.l1[sm] = newTimedCache(h.pool, h.l1Size, h.l1Ways)
 		h.l1m[sm].max = h.mshrs
 	}
 	return h.l1[sm], &h.l1m[sm]
