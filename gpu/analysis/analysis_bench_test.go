@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kernelscope/kernelscope/gpu/analysis"
+	"github.com/kernelscope/kernelscope/gpu/mem"
 	"github.com/kernelscope/kernelscope/internal/golden"
 	"github.com/kernelscope/kernelscope/magics"
 )
@@ -35,6 +36,13 @@ func benchAnalysis(b *testing.B, src, launchText string, grid, block [3]int, tim
 // (caches false with timing: %timing on nocaches).
 func benchAnalysisCaches(b *testing.B, src, launchText string, grid, block [3]int, timing, caches bool) {
 	b.Helper()
+	benchAnalysisPool(b, src, launchText, grid, block, timing, caches, nil)
+}
+
+// benchAnalysisPool is benchAnalysisCaches with the cache models' arrays lent
+// by pool (nil: none), as an engine lends them to its launches.
+func benchAnalysisPool(b *testing.B, src, launchText string, grid, block [3]int, timing, caches bool, pool *mem.CachePool) {
+	b.Helper()
 	ptxPath := filepath.Join(golden.Dir(), "ptx", src+".sm_90.ptx")
 	text, err := os.ReadFile(ptxPath)
 	if err != nil {
@@ -45,7 +53,7 @@ func benchAnalysisCaches(b *testing.B, src, launchText string, grid, block [3]in
 		b.Fatal(err)
 	}
 	req := analysis.Request{Source: text, SourceFile: filepath.Base(ptxPath), IsPTX: true, Arch: "sm_90",
-		Launch: l, Grid: grid, Block: block, Timing: timing, TimedCaches: caches, Budget: 1e11, BaseDir: b.TempDir()}
+		Launch: l, Grid: grid, Block: block, Timing: timing, TimedCaches: caches, Budget: 1e11, BaseDir: b.TempDir(), CachePool: pool}
 	var total int64
 	cpu0 := cpuTime(b)
 	b.ReportAllocs()
@@ -108,6 +116,20 @@ func BenchmarkAnalysisSmallMatmul64Timing(b *testing.B) {
 func BenchmarkAnalysisSmallVectorAdd16KTiming(b *testing.B) {
 	benchAnalysis(b, "vector_add", "vector_add(rand(16384), rand(16384), zeros(16384), 16384)",
 		[3]int{64, 1, 1}, [3]int{256, 1, 1}, true)
+}
+
+// BenchmarkAnalysisSmallVectorAdd16KTimingPooled is
+// BenchmarkAnalysisSmallVectorAdd16KTiming with a mem.CachePool across the
+// runs, as an engine's cells get: the per-launch cost of the cache models' arrays.
+func BenchmarkAnalysisSmallVectorAdd16KTimingPooled(b *testing.B) {
+	benchAnalysisPool(b, "vector_add", "vector_add(rand(16384), rand(16384), zeros(16384), 16384)",
+		[3]int{64, 1, 1}, [3]int{256, 1, 1}, true, true, &mem.CachePool{})
+}
+
+// BenchmarkAnalysisSmallMatmul64TimingPooled is BenchmarkAnalysisSmallMatmul64Timing with a mem.CachePool.
+func BenchmarkAnalysisSmallMatmul64TimingPooled(b *testing.B) {
+	benchAnalysisPool(b, "matmul_tiled", "matmul_tiled(rand(4096), rand(4096), zeros(4096), 64)",
+		[3]int{4, 4, 1}, [3]int{16, 16, 1}, true, true, &mem.CachePool{})
 }
 
 // BenchmarkAnalysisMatmul256TimingNoCaches is BenchmarkAnalysisMatmul256Timing
