@@ -58,6 +58,9 @@ type Request struct {
 	// CachePool, when set, lends the cache models (gpu/mem) their arrays and
 	// takes them back after the launch, so an engine's launches reuse them.
 	CachePool *mem.CachePool
+	// ShadowPool, when set, lends the race checker its global shadow arrays
+	// and takes them back after the launch (sim.Config.Shadows).
+	ShadowPool *sim.ShadowPool
 	// TimedCaches (with Timing): the timing model consults the time-aware L1/L2
 	// and the atomic units of gpu/mem at issue time (docs/caches.md).
 	TimedCaches bool

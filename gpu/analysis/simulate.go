@@ -160,6 +160,7 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 		Check:    req.Checks.simChecks(),
 
 		DynamicShared: dynShared, Symbols: symBytes, SharedAllocUnit: spec.SharedAllocUnit, MaxWarpsPerSM: spec.MaxWarpsPerSM,
+		Shadows: req.ShadowPool,
 	}
 	if req.Program != nil {
 		cfg.Memory = req.Program.Memory
