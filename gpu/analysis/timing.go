@@ -46,6 +46,7 @@ type timingRun struct {
 	driven      *timing.Result      // the model's result once the launch ran
 	pool        []timing.WarpStream // streams of retired blocks, for reuse (timing.Config.Release)
 	accPool     [][]mem.Access      // accesses of retired blocks, for reuse (timing.Config.ReleaseAccesses)
+	lastAccs    int                 // the last block's accesses (the next one's first capacity)
 
 	async [][]sim.AsyncRec // the running block's mbarrier and bulk-copy records (async.go)
 
@@ -137,6 +138,8 @@ func (t *timingRun) memory(a *mem.Access, o mem.Outcome) {
 			if k := len(t.accPool); k > 0 {
 				t.accs, t.accPool[k-1] = t.accPool[k-1], nil
 				t.accPool = t.accPool[:k-1]
+			} else {
+				t.accs = make([]mem.Access, 0, max(t.lastAccs, 1)) // blocks are mostly alike: no regrowing
 			}
 		}
 		t.accs = append(t.accs, *a)
@@ -234,6 +237,7 @@ func (t *timingRun) block(_ int, warps [][]sim.Issue) {
 		t.accs = nil
 		return
 	}
+	t.lastAccs = len(t.accs)
 	if t.timed || t.atomics {
 		// the model keeps the block's accesses until it retires: hand over this slice
 		t.err = t.model.AddBlockAccesses(t.ctx, streams, t.accs)
