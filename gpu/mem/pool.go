@@ -150,3 +150,10 @@ func (t *timedCache) reset() {
 	}
 	c.reset()
 }
+
+// Empty reports whether the pool holds no cache.
+func (p *CachePool) Empty() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.bytes == 0
+}

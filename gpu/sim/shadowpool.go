@@ -84,3 +84,10 @@ func (p *ShadowPool) release(h *heap) {
 		}
 	}
 }
+
+// Empty reports whether the pool holds no shadow array.
+func (p *ShadowPool) Empty() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.bytes == 0
+}
