@@ -49,7 +49,7 @@ func cellReport(t *testing.T, e *Engine, code string) map[string]any {
 
 // TestCellAgainReusesEngineArrays: cells on one engine take the cache
 // models' arrays and the race checker's shadow from the engine's pools, left
-// there by an earlier, larger launch with other blocks and values (and then
+// there by an earlier, larger launch (1.5x: the pools hand out arrays of up to twice the size asked) with other blocks and values (and then
 // by their own first run), and give the report of the same cell on a fresh
 // engine; a stale cache or shadow would change hit rates, timing or findings.
 func TestCellAgainReusesEngineArrays(t *testing.T) {
@@ -59,7 +59,7 @@ func TestCellAgainReusesEngineArrays(t *testing.T) {
 	e := newEngine(t)
 	// other blocks write other values to the words of c: a shadow kept stale
 	// would make the cell's stores races
-	cellReport(t, e, reuseCell(1<<18, 128, "2.0f * a[i]"))
+	cellReport(t, e, reuseCell(3<<15, 128, "2.0f * a[i]"))
 	if e.caches.Empty() || e.shadows.Empty() {
 		t.Fatal("the first launch left nothing in the engine's pools")
 	}

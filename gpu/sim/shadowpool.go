@@ -20,18 +20,30 @@ type ShadowPool struct {
 // maxShadowPool bounds the bytes a pool keeps; arrays past it are dropped.
 const maxShadowPool = 256 << 20
 
+// fit is the index of the smallest of k arrays (capacities c(i)) that holds n
+// words and is at most twice that (so a small buffer does not take, and clear
+// at every launch, a large array), or -1.
+func fit(k int, c func(int) int, n int) int {
+	best := -1
+	for i := 0; i < k; i++ {
+		if ci := c(i); ci >= n && ci <= 2*n+1024 && (best < 0 || ci < c(best)) {
+			best = i
+		}
+	}
+	return best
+}
+
 // readSide returns a zeroed read side of n words, pooled when one is large enough.
 func (p *ShadowPool) readSide(n int) []gword {
 	if p != nil {
 		p.mu.Lock()
-		for i, s := range p.reads {
-			if cap(s) >= n {
-				p.reads[i] = p.reads[len(p.reads)-1]
-				p.reads = p.reads[:len(p.reads)-1]
-				p.bytes -= cap(s) * int(unsafe.Sizeof(gword{}))
-				p.mu.Unlock()
-				return s[:n]
-			}
+		if i := fit(len(p.reads), func(i int) int { return cap(p.reads[i]) }, n); i >= 0 {
+			s := p.reads[i]
+			p.reads[i] = p.reads[len(p.reads)-1]
+			p.reads = p.reads[:len(p.reads)-1]
+			p.bytes -= cap(s) * int(unsafe.Sizeof(gword{}))
+			p.mu.Unlock()
+			return s[:n]
 		}
 		p.mu.Unlock()
 	}
@@ -42,14 +54,13 @@ func (p *ShadowPool) readSide(n int) []gword {
 func (p *ShadowPool) writeSide(n int) []gwrite {
 	if p != nil {
 		p.mu.Lock()
-		for i, s := range p.writes {
-			if cap(s) >= n {
-				p.writes[i] = p.writes[len(p.writes)-1]
-				p.writes = p.writes[:len(p.writes)-1]
-				p.bytes -= cap(s) * int(unsafe.Sizeof(gwrite{}))
-				p.mu.Unlock()
-				return s[:n]
-			}
+		if i := fit(len(p.writes), func(i int) int { return cap(p.writes[i]) }, n); i >= 0 {
+			s := p.writes[i]
+			p.writes[i] = p.writes[len(p.writes)-1]
+			p.writes = p.writes[:len(p.writes)-1]
+			p.bytes -= cap(s) * int(unsafe.Sizeof(gwrite{}))
+			p.mu.Unlock()
+			return s[:n]
 		}
 		p.mu.Unlock()
 	}
