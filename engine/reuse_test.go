@@ -49,8 +49,9 @@ func cellReport(t *testing.T, e *Engine, code string) map[string]any {
 
 // TestCellAgainReusesEngineArrays: cells on one engine take the cache
 // models' arrays and the race checker's shadow from the engine's pools, left
-// there by an earlier, larger launch (1.5x: the pools hand out arrays of up to twice the size asked) with other blocks and values (and then
-// by their own first run), and give the report of the same cell on a fresh
+// there by an earlier launch with other blocks and values (1.5 times the size:
+// the shadow pool hands out arrays of up to twice the words asked), then by
+// their own first run, and give the report of the same cell on a fresh
 // engine; a stale cache or shadow would change hit rates, timing or findings.
 func TestCellAgainReusesEngineArrays(t *testing.T) {
 	needClang(t)
