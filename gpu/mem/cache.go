@@ -26,9 +26,11 @@ type cache struct {
 	// not made holds zeros): a launch pays for the part of the L2 it fetches into.
 	readyOn bool
 	ready   [][]uint64
-	// mark has a bit per set that got a line, used lists those sets (reset, pool.go)
-	mark []uint64
-	used []int32
+	// with track (a pooled cache), mark has a bit per set that got a line and
+	// used lists those sets (reset, pool.go)
+	track bool
+	mark  []uint64
+	used  []int32
 }
 
 // readyChunk is how many ways one chunk of a cache's ready stamps covers.
@@ -52,7 +54,7 @@ func newCache(bytes, ways int) *cache {
 	}
 	n := sets * ways
 	return &cache{sets: sets, ways: ways, tags: make([]uint64, n), valid: make([]uint8, n),
-		dirty: make([]uint8, n), stamp: make([]uint64, n), mark: make([]uint64, (sets+63)/64)}
+		dirty: make([]uint8, n), stamp: make([]uint64, n)}
 }
 
 // geometry is the sets and ways of a cache of bytes with ways-way sets (0
@@ -75,7 +77,16 @@ func newCacheFrom(p *CachePool, bytes, ways int) *cache {
 			return c
 		}
 	}
-	return newCache(bytes, ways)
+	c := newCache(bytes, ways)
+	if p != nil && c != nil {
+		c.tracked()
+	}
+	return c
+}
+
+// tracked makes c record the sets it fills, so that it can go to a pool.
+func (c *cache) tracked() {
+	c.track, c.mark = true, make([]uint64, (c.sets+63)/64)
 }
 
 // find returns the way index of line, or -1, and the first index of its set.
@@ -130,7 +141,7 @@ func (c *cache) fill(line uint64, mask uint8, write, evictFirst bool) (evictedDi
 		w = c.victim(base)
 		if c.tags[w] != 0 {
 			evictedDirty = popcount(c.dirty[w])
-		} else {
+		} else if c.track {
 			c.markSet(base)
 		}
 		c.tags[w], c.valid[w], c.dirty[w] = line+1, 0, 0

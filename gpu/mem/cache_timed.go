@@ -51,6 +51,9 @@ func newTimedCache(p *CachePool, bytes, ways int) *timedCache {
 	if c == nil {
 		return nil
 	}
+	if p != nil {
+		c.tracked()
+	}
 	return &timedCache{c: c, ready: make([]int64, len(c.tags)*sectorsPerLine), along: make([]uint8, len(c.tags))}
 }
 

@@ -63,7 +63,7 @@ func (p *CachePool) getTimed(sets, ways int) *timedCache {
 
 // put resets c and keeps it (nil is ignored).
 func (p *CachePool) put(c *cache) {
-	if p == nil || c == nil {
+	if p == nil || c == nil || !c.track {
 		return
 	}
 	c.reset()
@@ -82,7 +82,7 @@ func (p *CachePool) put(c *cache) {
 
 // putTimed resets t and keeps it (nil is ignored).
 func (p *CachePool) putTimed(t *timedCache) {
-	if p == nil || t == nil {
+	if p == nil || t == nil || !t.c.track {
 		return
 	}
 	t.reset()
