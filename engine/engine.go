@@ -20,6 +20,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/kernelscope/kernelscope/gpu/analysis"
+	"github.com/kernelscope/kernelscope/gpu/mem"
+	"github.com/kernelscope/kernelscope/gpu/sim"
 	"github.com/kernelscope/kernelscope/gpu/toolchain"
 	"github.com/kernelscope/kernelscope/kernel"
 	"github.com/kernelscope/kernelscope/magics"
@@ -41,6 +43,8 @@ type Engine struct {
 	progressAfter time.Duration    // how long a launch runs before its progress display; 0 at once, <0 never
 	progressEvery time.Duration    // how often that display is refreshed
 	compiled      *toolchain.Cache // recent compilations: a cell run again is not compiled again
+	caches        *mem.CachePool   // the cache models' arrays, reused by the next launch
+	shadows       *sim.ShadowPool  // the race checker's global shadow, reused by the next launch
 }
 
 // Option changes one of an Engine's defaults.
@@ -63,7 +67,7 @@ func New(baseDir string, log *slog.Logger, opts ...Option) *Engine {
 		log = slog.New(slog.DiscardHandler)
 	}
 	e := &Engine{state: magics.NewState(), named: map[string]*report.Report{}, log: log, baseDir: baseDir,
-		progressAfter: 500 * time.Millisecond, progressEvery: 250 * time.Millisecond, compiled: toolchain.NewCache(0)}
+		progressAfter: 500 * time.Millisecond, progressEvery: 250 * time.Millisecond, compiled: toolchain.NewCache(0), caches: &mem.CachePool{}, shadows: &sim.ShadowPool{}}
 	for _, o := range opts {
 		o(e)
 	}
@@ -127,6 +131,8 @@ func (e *Engine) Execute(ctx context.Context, req kernel.ExecuteRequest, out ker
 		areq.SourceFile = "cell.ptx"
 	}
 	areq.CompileCache = e.compiled
+	areq.CachePool = e.caches
+	areq.ShadowPool = e.shadows
 	var defsNote string
 	if !areq.IsPTX && spec.Sample == "" {
 		e.mu.Lock()

@@ -65,7 +65,7 @@ func (e *Engine) runProgram(ctx context.Context, spec *magics.Spec, req kernel.E
 	res, err := program.Run(ctx, p, program.RunOptions{Checks: checks, LineBuffered: true, Trace: spec.Trace, TraceLaunches: maxProgramReports,
 		Stdout: streamWriter{mu: &mu, out: out, name: "stdout", skip: req.Silent},
 		Stderr: streamWriter{mu: &mu, out: out, name: "stderr", skip: req.Silent},
-		Timing: spec.Timing, NoCaches: !spec.TimingCaches, Budget: spec.Budget,
+		Timing: spec.Timing, NoCaches: !spec.TimingCaches, Budget: spec.Budget, CachePool: e.caches, ShadowPool: e.shadows,
 	})
 	if err != nil {
 		return &cellError{name: "ProgramError", msg: err.Error()}

@@ -3,8 +3,9 @@
 #   gpu/sim       BenchmarkMatmulTiled, BenchmarkVectorAdd1M (functional simulator)
 #   gpu/analysis  BenchmarkAnalysis* (the full analysis: thread-instructions per
 #                 wall second and per CPU second)
-#   engine        BenchmarkEngineVectorAdd1M (a cell through Engine.Execute, run again: its
-#                 compilation comes from the engine's cache), BenchmarkEngineVectorAdd1MCold
+#   engine        BenchmarkEngineVectorAdd1M (a cell through Engine.Execute, 3 times on one
+#                 engine: runs 2 and 3 get the compilation and the cache models' arrays
+#                 from the engine; clang's CPU is a child's, not counted), BenchmarkEngineVectorAdd1MCold
 #                 (a new engine each run: clang runs; its cpu-s/op includes clang's CPU)
 #   render        BenchmarkBundle (HTML, JSON and text of one cell, default sections: only the
 #                 charts it shows), BenchmarkBundleCharts (every chart asked for: %show
@@ -19,7 +20,7 @@
 # tree (with whatever others have not committed) instead of HEAD.
 #   scripts/bench.sh                    # HEAD only, 5 rounds
 #   BASE=2ca917a COUNT=7 scripts/bench.sh
-# CPUS=1,2 runs the gpu/sim and gpu/analysis benchmarks with -test.cpu 1,2
+# CPUS=1,2 runs the gpu/sim, gpu/analysis and engine benchmarks with -test.cpu 1,2
 # (GOMAXPROCS 1 and 2: the parallel block scheduler), rows named NAME and
 # NAME-2; ONLY=REGEXP keeps the packages matching it (ONLY=gpu/sim).
 #   CPUS=1,2 ONLY='gpu/(sim|analysis)' scripts/bench.sh
@@ -70,7 +71,7 @@ fi
 # package  binary-name  benchmark-regexp  benchtime
 groups="gpu/sim sim ^Benchmark(MatmulTiled|VectorAdd1M)$ 5x
 gpu/analysis analysis ^BenchmarkAnalysis 1x
-engine engine ^BenchmarkEngineVectorAdd1M(Cold)?$ 1x
+engine engine ^BenchmarkEngineVectorAdd1M(Cold)?$ 3x
 render render ^BenchmarkBundle(Charts)?$ 5x"
 if [ -n "${ONLY:-}" ]; then
   groups=$(grep -E "^(${ONLY}) " <<<"$groups" || true)
@@ -99,7 +100,7 @@ for round in $(seq "$COUNT"); do
       dir=$newdir
       [ "$side" = base ] && dir=$out/base
       cpu=()
-      case "$pkg" in gpu/sim | gpu/analysis) [ -n "${CPUS:-}" ] && cpu=(-test.cpu "$CPUS") ;; esac
+      case "$pkg" in gpu/sim | gpu/analysis | engine) [ -n "${CPUS:-}" ] && cpu=(-test.cpu "$CPUS") ;; esac
       (cd "$dir/$pkg" && "$bin" -test.run '^$' -test.bench "$re" -test.benchtime "$bt" -test.benchmem "${cpu[@]}") |
         grep '^Benchmark' >>"$out/$side.txt" || true
     done

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kernelscope/kernelscope/gpu/analysis"
+	"github.com/kernelscope/kernelscope/gpu/mem"
 	"github.com/kernelscope/kernelscope/internal/golden"
 	"github.com/kernelscope/kernelscope/magics"
 )
@@ -35,6 +36,13 @@ func benchAnalysis(b *testing.B, src, launchText string, grid, block [3]int, tim
 // (caches false with timing: %timing on nocaches).
 func benchAnalysisCaches(b *testing.B, src, launchText string, grid, block [3]int, timing, caches bool) {
 	b.Helper()
+	benchAnalysisPool(b, src, launchText, grid, block, timing, caches, nil)
+}
+
+// benchAnalysisPool is benchAnalysisCaches with the cache models' arrays lent
+// by pool (nil: none), as an engine lends them to its launches.
+func benchAnalysisPool(b *testing.B, src, launchText string, grid, block [3]int, timing, caches bool, pool *mem.CachePool) {
+	b.Helper()
 	ptxPath := filepath.Join(golden.Dir(), "ptx", src+".sm_90.ptx")
 	text, err := os.ReadFile(ptxPath)
 	if err != nil {
@@ -45,7 +53,13 @@ func benchAnalysisCaches(b *testing.B, src, launchText string, grid, block [3]in
 		b.Fatal(err)
 	}
 	req := analysis.Request{Source: text, SourceFile: filepath.Base(ptxPath), IsPTX: true, Arch: "sm_90",
-		Launch: l, Grid: grid, Block: block, Timing: timing, TimedCaches: caches, Budget: 1e11, BaseDir: b.TempDir()}
+		Launch: l, Grid: grid, Block: block, Timing: timing, TimedCaches: caches, Budget: 1e11, BaseDir: b.TempDir(), CachePool: pool}
+	if pool != nil { // a launch before fills the pool, as a cell's earlier cells do
+		req.Launch = l.Clone()
+		if _, err := analysis.Run(context.Background(), req); err != nil {
+			b.Fatal(err)
+		}
+	}
 	var total int64
 	cpu0 := cpuTime(b)
 	b.ReportAllocs()
@@ -110,6 +124,20 @@ func BenchmarkAnalysisSmallVectorAdd16KTiming(b *testing.B) {
 		[3]int{64, 1, 1}, [3]int{256, 1, 1}, true)
 }
 
+// BenchmarkAnalysisSmallVectorAdd16KTimingPooled is
+// BenchmarkAnalysisSmallVectorAdd16KTiming with a mem.CachePool across the
+// runs, as an engine's cells get: the per-launch cost of the cache models' arrays.
+func BenchmarkAnalysisSmallVectorAdd16KTimingPooled(b *testing.B) {
+	benchAnalysisPool(b, "vector_add", "vector_add(rand(16384), rand(16384), zeros(16384), 16384)",
+		[3]int{64, 1, 1}, [3]int{256, 1, 1}, true, true, &mem.CachePool{})
+}
+
+// BenchmarkAnalysisSmallMatmul64TimingPooled is BenchmarkAnalysisSmallMatmul64Timing with a mem.CachePool.
+func BenchmarkAnalysisSmallMatmul64TimingPooled(b *testing.B) {
+	benchAnalysisPool(b, "matmul_tiled", "matmul_tiled(rand(4096), rand(4096), zeros(4096), 64)",
+		[3]int{4, 4, 1}, [3]int{16, 16, 1}, true, true, &mem.CachePool{})
+}
+
 // BenchmarkAnalysisMatmul256TimingNoCaches is BenchmarkAnalysisMatmul256Timing
 // without the time-aware caches (%timing on nocaches): their cost is the difference.
 func BenchmarkAnalysisMatmul256TimingNoCaches(b *testing.B) {
@@ -122,4 +150,43 @@ func BenchmarkAnalysisMatmul256TimingNoCaches(b *testing.B) {
 func BenchmarkAnalysisReduce1MTimingNoCaches(b *testing.B) {
 	benchAnalysisCaches(b, "reduce", "reduce_sequential(rand(1048576), zeros(4096), 1048576)",
 		[3]int{4096, 1, 1}, [3]int{256, 1, 1}, true, false)
+}
+
+// BenchmarkAnalysisReduce16MChecks is issue 16's large reduction in one
+// process: reduce_sequential over 2^24 elements (65536 blocks of 256) with the
+// race, init and sync checks and the timing model (sampled: 63 waves), as
+// `LARGE=1 scripts/bench.sh` runs it through the command line. About 10
+// CPU-seconds a run, so it runs only when KS_BENCH_LARGE=1.
+func BenchmarkAnalysisReduce16MChecks(b *testing.B) {
+	if os.Getenv("KS_BENCH_LARGE") == "" {
+		b.Skip("set KS_BENCH_LARGE=1 to run the 16M-element reduction")
+	}
+	ptxPath := filepath.Join(golden.Dir(), "ptx", "reduce.sm_90.ptx")
+	text, err := os.ReadFile(ptxPath)
+	if err != nil {
+		b.Fatal(err)
+	}
+	l, err := magics.ParseLaunch("reduce_sequential(rand(16777216), zeros(65536), 16777216)")
+	if err != nil {
+		b.Fatal(err)
+	}
+	req := analysis.Request{Source: text, SourceFile: filepath.Base(ptxPath), IsPTX: true, Arch: "sm_90",
+		Launch: l, Grid: [3]int{65536, 1, 1}, Block: [3]int{256, 1, 1}, Timing: true, TimedCaches: true,
+		Checks: analysis.Checks{Race: true, Init: true, Sync: true}, Budget: 1e11, BaseDir: b.TempDir()}
+	var total int64
+	cpu0 := cpuTime(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		req.Launch = l.Clone()
+		rep, err := analysis.Run(context.Background(), req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		total += rep.Stats.ThreadInstructions
+	}
+	b.StopTimer()
+	cpu := cpuTime(b) - cpu0
+	b.ReportMetric(float64(total)/cpu.Seconds(), "thread-inst/cpu-s")
+	b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
 }

@@ -165,7 +165,7 @@ func replayChecks(ctx context.Context, rep *report.Report, mod *ptx.Module, kern
 	}
 	cfg2 := sim.Config{Grid: cfg.Grid, Block: cfg.Block, DynamicShared: cfg.DynamicShared, NumSMs: cfg.NumSMs, Budget: budget,
 		SharedAllocUnit: cfg.SharedAllocUnit, MaxWarpsPerSM: cfg.MaxWarpsPerSM, Symbols: cfg.Symbols,
-		Trace: sim.TraceConfig{MaxSteps: -1}, Check: checks}
+		Trace: sim.TraceConfig{MaxSteps: -1}, Check: checks, Shadows: cfg.Shadows}
 	res2, err := sim.Launch(ctx, mod, kernel, simArgs, cfg2)
 	var se *sim.Error
 	switch {

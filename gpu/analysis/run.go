@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kernelscope/kernelscope/gpu/mem"
 	"github.com/kernelscope/kernelscope/gpu/ptx"
 	"github.com/kernelscope/kernelscope/gpu/sass"
 	"github.com/kernelscope/kernelscope/gpu/sim"
@@ -54,6 +55,12 @@ type Request struct {
 	// CompileCache, when set, answers a compilation done before (the same source,
 	// flags and compiler) without running the compiler (toolchain.Cache).
 	CompileCache *toolchain.Cache
+	// CachePool, when set, lends the cache models (gpu/mem) their arrays and
+	// takes them back after the launch, so an engine's launches reuse them.
+	CachePool *mem.CachePool
+	// ShadowPool, when set, lends the race checker its global shadow arrays
+	// and takes them back after the launch (sim.Config.Shadows).
+	ShadowPool *sim.ShadowPool
 	// TimedCaches (with Timing): the timing model consults the time-aware L1/L2
 	// and the atomic units of gpu/mem at issue time (docs/caches.md).
 	TimedCaches bool

@@ -129,7 +129,7 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 		rep.Notes = append(rep.Notes, fmt.Sprintf("shared memory: the block uses %d bytes, more than the %d a kernel gets without opting in; occupancy assumes the program called cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, %d), which the CUDA runtime requires for this launch",
 			rep.SharedStatic+dynShared, spec.SharedPerBlock, dynShared))
 	}
-	memOpts := mem.Options{}
+	memOpts := mem.Options{Pool: req.CachePool}
 	if occ, err := occupancy.Compute(spec, occIn); err == nil {
 		rep.Occupancy = occupancyReport(occ, regs, rep.SharedStatic+rep.SharedDynamic)
 		// The L1 gets what the shared-memory carveout leaves of the unified array.
@@ -139,7 +139,9 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 	}
 
 	// The launch.
-	counter := mem.NewCounter(mem.NewHierarchy(spec, spec.SMs, memOpts))
+	hier := mem.NewHierarchy(spec, spec.SMs, memOpts)
+	defer hier.Release() // to req.CachePool, once the report has what it needs
+	counter := mem.NewCounter(hier)
 	// ptxas's view: SASS issue counts and merged memory instructions (gpu/ptxas)
 	lowering, lowNote := sassLowering(mod, req.Arch, rep.SASS)
 	if lowNote != "" {
@@ -158,6 +160,7 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 		Check:    req.Checks.simChecks(),
 
 		DynamicShared: dynShared, Symbols: symBytes, SharedAllocUnit: spec.SharedAllocUnit, MaxWarpsPerSM: spec.MaxWarpsPerSM,
+		Shadows: req.ShadowPool,
 	}
 	if req.Program != nil {
 		cfg.Memory = req.Program.Memory
@@ -201,7 +204,8 @@ func simulate(ctx context.Context, req Request, rep *report.Report, mod *ptx.Mod
 				tm.sched = nil
 			}
 			if req.TimedCaches {
-				tm.timeCaches(spec, memOpts.Carveout)
+				tm.timeCaches(spec, memOpts.Carveout, req.CachePool)
+				defer tm.caches.Release()
 			}
 		}
 		if err != nil {

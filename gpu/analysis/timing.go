@@ -45,6 +45,8 @@ type timingRun struct {
 	stepHasAcc  bool
 	driven      *timing.Result      // the model's result once the launch ran
 	pool        []timing.WarpStream // streams of retired blocks, for reuse (timing.Config.Release)
+	accPool     [][]mem.Access      // accesses of retired blocks, for reuse (timing.Config.ReleaseAccesses)
+	lastAccs    int                 // the last block's accesses (the next one's first capacity)
 
 	async [][]sim.AsyncRec // the running block's mbarrier and bulk-copy records (async.go)
 
@@ -120,7 +122,8 @@ func newTimingRun(ctx context.Context, archName string, mod *ptx.Module, k *ptx.
 		t.predicated = predicatedRegions(issues, len(prog.Insts))
 	}
 	m, err := timing.New(prog, timing.Config{BlocksPerSM: max(blocksPerSM, 1), TimelineWarps: timelineWarps,
-		Release: func(s timing.WarpStream) { t.pool = append(t.pool, s[:0]) }})
+		Release:         func(s timing.WarpStream) { t.pool = append(t.pool, s[:0]) },
+		ReleaseAccesses: func(a []mem.Access) { t.accPool = append(t.accPool, a[:0]) }})
 	if err != nil {
 		return nil, err
 	}
@@ -141,9 +144,9 @@ func newTimingRun(ctx context.Context, archName string, mod *ptx.Module, k *ptx.
 
 // timeCaches makes the model time global and local accesses through the
 // time-aware caches and atomics through the atomic units (Request.TimedCaches).
-func (t *timingRun) timeCaches(spec *arch.Spec, carveout int) {
+func (t *timingRun) timeCaches(spec *arch.Spec, carveout int, pool *mem.CachePool) {
 	t.timed = true
-	t.caches = mem.NewTimedHierarchy(spec, spec.SMs, mem.TimedOptions{Options: mem.Options{Carveout: carveout},
+	t.caches = mem.NewTimedHierarchy(spec, spec.SMs, mem.TimedOptions{Options: mem.Options{Carveout: carveout, Pool: pool},
 		L1Latency: int64(t.prog.Table.Mem.L1Hit), L2Latency: int64(t.prog.Table.Mem.L2Hit), DRAMLatency: int64(t.prog.Table.Mem.DRAM)})
 	t.model.SetMemory(t.caches, mem.NewAtomicUnits(spec.SMs, mem.DefaultAtomicCosts))
 }
@@ -156,6 +159,14 @@ func (t *timingRun) memory(a *mem.Access, o mem.Outcome) {
 	e := eventOf(a, o)
 	if t.timed && (a.Space == mem.Global || a.Space == mem.Local || (a.Space == mem.Shared && a.Kind >= mem.Atomic)) ||
 		t.atomics && a.Kind >= mem.Atomic && (a.Space == mem.Global || a.Space == mem.Shared) {
+		if t.accs == nil {
+			if k := len(t.accPool); k > 0 {
+				t.accs, t.accPool[k-1] = t.accPool[k-1], nil
+				t.accPool = t.accPool[:k-1]
+			} else {
+				t.accs = make([]mem.Access, 0, max(t.lastAccs, 1)) // blocks are mostly alike: no regrowing
+			}
+		}
 		t.accs = append(t.accs, *a)
 		e.Acc = int32(len(t.accs))
 	}
@@ -256,6 +267,7 @@ func (t *timingRun) block(b int, warps [][]sim.Issue) {
 		t.accs = nil
 		return
 	}
+	t.lastAccs = len(t.accs)
 	if t.timed || t.atomics {
 		// the model keeps the block's accesses until it retires: hand over this slice
 		t.err = t.model.AddBlockAccesses(t.ctx, streams, t.accs)

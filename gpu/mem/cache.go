@@ -26,6 +26,11 @@ type cache struct {
 	// not made holds zeros): a launch pays for the part of the L2 it fetches into.
 	readyOn bool
 	ready   [][]uint64
+	// with track (a pooled cache), mark has a bit per set that got a line and
+	// used lists those sets (reset, pool.go)
+	track bool
+	mark  []uint64
+	used  []int32
 }
 
 // readyChunk is how many ways one chunk of a cache's ready stamps covers.
@@ -43,17 +48,45 @@ func (c *cache) readyOf(w int) []uint64 {
 
 // newCache sizes a cache of bytes with ways-way sets; nil when bytes < one line.
 func newCache(bytes, ways int) *cache {
+	sets, ways := geometry(bytes, ways)
+	if sets == 0 {
+		return nil
+	}
+	n := sets * ways
+	return &cache{sets: sets, ways: ways, tags: make([]uint64, n), valid: make([]uint8, n),
+		dirty: make([]uint8, n), stamp: make([]uint64, n)}
+}
+
+// geometry is the sets and ways of a cache of bytes with ways-way sets (0
+// sets when bytes < one line).
+func geometry(bytes, ways int) (int, int) {
 	lines := bytes / LineBytes
 	if lines <= 0 {
-		return nil
+		return 0, 0
 	}
 	if ways <= 0 || ways > lines {
 		ways = lines
 	}
-	sets := lines / ways
-	n := sets * ways
-	return &cache{sets: sets, ways: ways, tags: make([]uint64, n), valid: make([]uint8, n),
-		dirty: make([]uint8, n), stamp: make([]uint64, n)}
+	return lines / ways, ways
+}
+
+// newCacheFrom is newCache taking an empty cache of that geometry from p when it has one.
+func newCacheFrom(p *CachePool, bytes, ways int) *cache {
+	if sets, w := geometry(bytes, ways); sets > 0 {
+		if c := p.get(sets, w); c != nil {
+			return c
+		}
+	}
+	c := newCache(bytes, ways)
+	if p != nil && c != nil {
+		c.tracked()
+	}
+	return c
+}
+
+// tracked makes c record the sets it fills, so that it can go to a pool.
+func (c *cache) tracked() {
+	c.track, c.mark = true, make([]uint64, (c.sets+63)/64)
 }
 
 // find returns the way index of line, or -1, and the first index of its set.
@@ -108,6 +141,8 @@ func (c *cache) fill(line uint64, mask uint8, write, evictFirst bool) (evictedDi
 		w = c.victim(base)
 		if c.tags[w] != 0 {
 			evictedDirty = popcount(c.dirty[w])
+		} else if c.track {
+			c.markSet(base)
 		}
 		c.tags[w], c.valid[w], c.dirty[w] = line+1, 0, 0
 		if c.readyOn {
@@ -220,6 +255,9 @@ type Options struct {
 	// before then counts as a miss, as Nsight Compute counts it (0:
 	// DefaultL2InFlight; < 0: none). Requested sectors are hits at once.
 	L2InFlight int
+	// Pool, when set, gives the caches their arrays from caches released
+	// before (Release), so that successive launches reuse them.
+	Pool *CachePool
 }
 
 // Default associativities. NVIDIA does not document them; these are modelled values.
@@ -296,6 +334,7 @@ type Hierarchy struct {
 	l1Lookups, l2Lookups int
 	buf                  sectorBuf
 	cov                  [len(sectorBuf{})]uint32 // bytes written per sector of a store
+	pool                 *CachePool               // Options.Pool
 }
 
 // NewHierarchy sizes the caches from spec: L1 is the unified L1/shared array
@@ -303,8 +342,19 @@ type Hierarchy struct {
 // and cache sizes to 1 GiB. For the L1 a launch really gets, pass
 // Carveout: occupancy.PickCarveout(spec, result).
 func NewHierarchy(spec *arch.Spec, numSMs int, opts Options) *Hierarchy {
+	h, l2Size, l2Ways := newHierarchy(spec, numSMs, opts)
+	h.l2 = newCacheFrom(h.pool, l2Size, l2Ways)
+	if h.l2 != nil && h.inFlight > 0 {
+		h.l2.readyOn = true
+		h.l2.ready = make([][]uint64, (len(h.l2.tags)+readyChunk-1)/readyChunk)
+	}
+	return h
+}
+
+// newHierarchy is NewHierarchy without its L2, and the L2's size and ways.
+func newHierarchy(spec *arch.Spec, numSMs int, opts Options) (*Hierarchy, int, int) {
 	numSMs = min(max(numSMs, 1), maxSMs)
-	h := &Hierarchy{l1: make([]*cache, numSMs), l1Ways: opts.L1Ways, l1Size: opts.L1Bytes}
+	h := &Hierarchy{l1: make([]*cache, numSMs), l1Ways: opts.L1Ways, l1Size: opts.L1Bytes, pool: opts.Pool}
 	if h.l1Ways <= 0 {
 		h.l1Ways = DefaultL1Ways
 	}
@@ -333,18 +383,27 @@ func NewHierarchy(spec *arch.Spec, numSMs int, opts Options) *Hierarchy {
 		h.fetchSectors = 1
 	}
 	h.l1Size = min(h.l1Size, maxCacheBytes)
-	h.l2 = newCache(min(l2Size, maxCacheBytes), l2Ways)
 	switch {
 	case opts.L2InFlight == 0:
 		h.inFlight = DefaultL2InFlight
 	case opts.L2InFlight > 0:
 		h.inFlight = uint64(opts.L2InFlight)
 	}
-	if h.l2 != nil && h.inFlight > 0 {
-		h.l2.readyOn = true
-		h.l2.ready = make([][]uint64, (len(h.l2.tags)+readyChunk-1)/readyChunk)
+	return h, min(l2Size, maxCacheBytes), l2Ways
+}
+
+// Release hands the caches to the pool of the Options the hierarchy was made
+// with (none: nothing happens); h must not be used after.
+func (h *Hierarchy) Release() {
+	if h == nil || h.pool == nil {
+		return
 	}
-	return h
+	for i, c := range h.l1 {
+		h.pool.put(c)
+		h.l1[i] = nil
+	}
+	h.pool.put(h.l2)
+	h.l2 = nil
 }
 
 // Bounds on what NewHierarchy allocates, far above any real GPU.
@@ -360,7 +419,7 @@ func (h *Hierarchy) L1Bytes() int { return h.l1Size }
 func (h *Hierarchy) l1For(sm int) *cache {
 	sm = int(uint(sm) % uint(len(h.l1)))
 	if h.l1[sm] == nil {
-		h.l1[sm] = newCache(h.l1Size, h.l1Ways)
+		h.l1[sm] = newCacheFrom(h.pool, h.l1Size, h.l1Ways)
 	}
 	return h.l1[sm]
 }

@@ -49,10 +49,18 @@ type timedCache struct {
 	along []uint8 // per way: sectors a fetch brought along unrequested
 }
 
-func newTimedCache(bytes, ways int) *timedCache {
+func newTimedCache(p *CachePool, bytes, ways int) *timedCache {
+	if sets, w := geometry(bytes, ways); sets > 0 {
+		if t := p.getTimed(sets, w); t != nil {
+			return t
+		}
+	}
 	c := newCache(bytes, ways)
 	if c == nil {
 		return nil
+	}
+	if p != nil {
+		c.tracked()
 	}
 	return &timedCache{c: c, ready: make([]int64, len(c.tags)*sectorsPerLine), along: make([]uint8, len(c.tags))}
 }
@@ -187,31 +195,49 @@ type TimedHierarchy struct {
 	fabLookups          int
 	buf                 sectorBuf
 	cov                 [len(sectorBuf{})]uint32 // bytes written per sector of a store
+	pool                *CachePool               // Options.Pool
+}
+
+// Release hands the caches to the pool of the options the hierarchy was made
+// with (none: nothing happens); h must not be used after.
+func (h *TimedHierarchy) Release() {
+	if h == nil || h.pool == nil {
+		return
+	}
+	for i, t := range h.l1 {
+		h.pool.putTimed(t)
+		h.l1[i] = nil
+	}
+	for _, t := range h.l2 {
+		h.pool.putTimed(t)
+	}
+	h.l2 = nil
 }
 
 // NewTimedHierarchy sizes the caches as NewHierarchy does.
 func NewTimedHierarchy(spec *arch.Spec, numSMs int, opts TimedOptions) *TimedHierarchy {
-	base := NewHierarchy(spec, numSMs, Options{Carveout: opts.Carveout, L1Bytes: opts.L1Bytes, L2Bytes: opts.L2Bytes,
+	base, l2Size, l2Ways := newHierarchy(spec, numSMs, Options{Carveout: opts.Carveout, L1Bytes: opts.L1Bytes, L2Bytes: opts.L2Bytes,
 		L1Ways: opts.L1Ways, L2Ways: opts.L2Ways, L2FetchBytes: opts.L2FetchBytes, L2InFlight: -1})
 	h := &TimedHierarchy{l1: make([]*timedCache, len(base.l1)), l1m: make([]slots, len(base.l1)),
 		l1Size: base.l1Size, l1Ways: base.l1Ways, fetchSectors: base.fetchSectors,
-		l1Lat: opts.L1Latency, l2Lat: opts.L2Latency, drLat: opts.DRAMLatency, mshrs: opts.L1MSHRs}
+		l1Lat: opts.L1Latency, l2Lat: opts.L2Latency, drLat: opts.DRAMLatency, mshrs: opts.L1MSHRs, pool: opts.Pool}
 	nPart := opts.L2Partitions
 	if nPart <= 0 && spec != nil {
 		nPart = spec.L2Partitions
 	}
-	if base.l2 != nil && nPart == 2 {
+	if sets, w := geometry(l2Size, l2Ways); sets > 0 && nPart == 2 {
 		h.part = opts.Partitioning
 		if h.part == nil {
 			h.part = &DefaultL2Partitioning
 		}
-		bytes := len(base.l2.tags) * LineBytes / 2
-		h.l2 = []*timedCache{newTimedCache(bytes, base.l2.ways), newTimedCache(bytes, base.l2.ways)}
+		bytes := sets * w * LineBytes / 2
+		h.l2 = []*timedCache{newTimedCache(h.pool, bytes, w), newTimedCache(h.pool, bytes, w)}
 		if h.l2[0] == nil {
+			h.pool.putTimed(h.l2[1])
 			h.l2, h.part = nil, nil
 		}
-	} else if base.l2 != nil {
-		h.l2 = []*timedCache{{c: base.l2, ready: make([]int64, len(base.l2.tags)*sectorsPerLine), along: make([]uint8, len(base.l2.tags))}}
+	} else if t := newTimedCache(h.pool, l2Size, l2Ways); t != nil {
+		h.l2 = []*timedCache{t}
 	}
 	if h.l1Lat <= 0 {
 		h.l1Lat = 42
@@ -244,7 +270,7 @@ func NewTimedHierarchy(spec *arch.Spec, numSMs int, opts TimedOptions) *TimedHie
 func (h *TimedHierarchy) l1For(sm int) (*timedCache, *slots) {
 	sm = int(uint(sm) % uint(len(h.l1)))
 	if h.l1[sm] == nil {
-		h.l1[sm] = newTimedCache(h.l1Size, h.l1Ways)
+		h.l1[sm] = newTimedCache(h.pool, h.l1Size, h.l1Ways)
 		h.l1m[sm].max = h.mshrs
 	}
 	return h.l1[sm], &h.l1m[sm]

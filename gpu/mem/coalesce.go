@@ -43,6 +43,9 @@ func collectSectors(a *Access, buf *sectorBuf) []uint64 {
 			last = first
 		}
 		for s := first; s <= last; s++ {
+			if n > 0 && buf[n-1] == s { // neighbouring lanes share sectors: drop repeats early
+				continue
+			}
 			buf[n] = s
 			n++
 		}

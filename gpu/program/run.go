@@ -19,6 +19,7 @@ import (
 	"github.com/kernelscope/kernelscope/gpu/analysis"
 	"github.com/kernelscope/kernelscope/gpu/arch"
 	"github.com/kernelscope/kernelscope/gpu/launch"
+	gmem "github.com/kernelscope/kernelscope/gpu/mem"
 	"github.com/kernelscope/kernelscope/gpu/occupancy"
 	"github.com/kernelscope/kernelscope/gpu/ptx"
 	"github.com/kernelscope/kernelscope/gpu/report"
@@ -96,6 +97,11 @@ type RunOptions struct {
 	// LineBuffered makes the program's stdout line-buffered (a notebook streams
 	// each line as it is printed; a pipe is otherwise fully buffered).
 	LineBuffered bool
+	// CachePool and ShadowPool lend every launch the cache models' arrays and
+	// the race checker's global shadow (an engine passes its own); nil: the
+	// run makes pools of its own, which its launches share.
+	CachePool  *gmem.CachePool
+	ShadowPool *sim.ShadowPool
 }
 
 // Result is what a program run produced.
@@ -209,6 +215,12 @@ func Run(ctx context.Context, p *Program, o RunOptions) (*Result, error) {
 	size := o.HeapSize
 	if size <= 0 {
 		size = DefaultHeap
+	}
+	if o.CachePool == nil {
+		o.CachePool = &gmem.CachePool{}
+	}
+	if o.ShadowPool == nil {
+		o.ShadowPool = &sim.ShadowPool{}
 	}
 	mem, err := deviceFile()
 	if err != nil {
@@ -671,7 +683,8 @@ func (s *server) launch(r *reader) (int, []byte) {
 		Source: []byte(s.p.Source), SourceFile: s.p.Opts.File, Cell: s.p.Opts.Cell, Arch: s.p.Opts.Arch, Prebuilt: s.p.PTX,
 		Launch: &launch.Launch{Kernel: name, Shared: shmem, SharedSet: true}, Grid: grid, Block: block,
 		Budget: s.o.Budget, Timing: s.o.Timing, TimedCaches: s.o.Timing && !s.o.NoCaches, Trace: s.traceFor(len(s.launches)), BaseDir: s.p.Opts.BaseDir,
-		Checks: analysis.Checks{Race: s.o.Checks.Race, Init: s.o.Checks.Init, Sync: s.o.Checks.Sync},
+		Checks:    analysis.Checks{Race: s.o.Checks.Race, Init: s.o.Checks.Init, Sync: s.o.Checks.Sync},
+		CachePool: s.o.CachePool, ShadowPool: s.o.ShadowPool,
 		Program: &analysis.ProgramLaunch{Params: params, Memory: regions, Symbols: syms, After: func(res *sim.Result) {
 			for _, v := range res.Variables {
 				if _, set := s.symbols[v.Name]; set || v.Space == "global" {

@@ -60,6 +60,9 @@ type Config struct {
 	// Workers is how many blocks run at once: 0 = GOMAXPROCS, 1 = one after
 	// another in block order (racy kernels then give the serial outputs).
 	Workers int
+	// Shadows, when set, lends the race checker its global shadow arrays and
+	// takes them back when the launch ends, so successive launches reuse them.
+	Shadows *ShadowPool
 	// Cluster is the cluster shape in blocks (0 in a dimension counts as 1;
 	// all zero: the kernel's .reqnctapercluster, else clusters of one block).
 	// A cluster's blocks run together, sharing distributed shared memory.

@@ -136,6 +136,7 @@ func Launch(ctx context.Context, m *ptx.Module, kernel string, args []Arg, cfg C
 	if l.chk != nil {
 		res.Findings, res.FindingsDropped, res.CheckNotes = l.chk.findings(), l.chk.drop, l.chk.notes
 	}
+	cfg.Shadows.release(h) // every block has run: the shadow is read no more
 	if runErr != nil {
 		return res, runErr
 	}

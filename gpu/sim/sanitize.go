@@ -900,10 +900,10 @@ func (k *checker) makeShadow(al *alloc, read, write bool) bool {
 		k.gbytes += sz
 	}
 	if read && al.shadow == nil {
-		al.shadow = make([]gword, nw)
+		al.shadow = k.l.cfg.Shadows.readSide(nw)
 	}
 	if write && al.wshadow == nil {
-		al.wshadow = make([]gwrite, nw)
+		al.wshadow = k.l.cfg.Shadows.writeSide(nw)
 	}
 	return true
 }

@@ -117,6 +117,10 @@ type Config struct {
 	// the model reads it no more (at dispatch: each warp keeps the stream in a
 	// compact encoding of its own, compact.go), so the caller may reuse its memory.
 	Release func(WarpStream)
+	// ReleaseAccesses, when set, is given the accesses of each block added with
+	// AddBlockAccesses once the block retires (the model reads them no more), so
+	// the caller may reuse their memory.
+	ReleaseAccesses func([]mem.Access)
 }
 
 // BlockRefillCycles and BlockDispatchMilli are measured on the H200 (calibration:
@@ -1122,6 +1126,10 @@ func (m *Model) retire() {
 		}
 		s := b.sm
 		s.blocks--
+		if b.accs != nil && m.cfg.ReleaseAccesses != nil {
+			m.cfg.ReleaseAccesses(b.accs)
+			b.accs = nil
+		}
 		for _, w := range b.warps {
 			w.blk, w.tl = nil, nil
 		}
