@@ -78,16 +78,38 @@ func Prepare(m *Manifest, mirror, out string) error {
 		if err := os.WriteFile(filepath.Join(out, "src", k.ID+".cu"), []byte(src), 0o644); err != nil {
 			return err
 		}
-		for _, a := range append(append([]Arg{}, k.Args...), k.Symbols...) {
-			if !a.Buffer {
-				continue
-			}
-			if err := os.WriteFile(filepath.Join(out, "data", k.ID+"."+a.Name+".in.bin"), Generate(k.ID, a), 0o644); err != nil {
-				return err
-			}
+		if err := writeInputs(k, out); err != nil {
+			return err
 		}
 		if err := os.WriteFile(filepath.Join(out, "harness", k.ID+".cu"), []byte(Harness(k)), 0o644); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// writeInputs writes kernel k's input buffers under out/data.
+func writeInputs(k *Kernel, out string) error {
+	for _, a := range append(append([]Arg{}, k.Args...), k.Symbols...) {
+		if !a.Buffer {
+			continue
+		}
+		if err := os.WriteFile(filepath.Join(out, "data", k.ID+"."+a.Name+".in.bin"), Generate(k.ID, a), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Inputs writes only the input buffers under out/data (on the device machine, where
+// carrying 26 MB of generated inputs would not fit beside the repository).
+func Inputs(m *Manifest, out string) error {
+	if err := os.MkdirAll(filepath.Join(out, "data"), 0o755); err != nil {
+		return err
+	}
+	for i := range m.Kernels {
+		if err := writeInputs(&m.Kernels[i], out); err != nil {
+			return fmt.Errorf("%s: %w", m.Kernels[i].ID, err)
 		}
 	}
 	return nil

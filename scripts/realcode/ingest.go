@@ -20,6 +20,7 @@ type Truth struct {
 	Command string                  `json:"command"`
 	NVCC    string                  `json:"nvcc"`
 	GPU     string                  `json:"gpu"`
+	Clock   string                  `json:"clock,omitempty"` // ncu's --clock-control for the counters
 	Kernels map[string]*KernelTruth `json:"kernels"`
 }
 
@@ -90,7 +91,7 @@ func Ingest(m *Manifest, raw, data, h200, only string) error {
 		}
 		t = old
 	}
-	nvcc, gpu := t.NVCC, t.GPU
+	nvcc, gpu, clock := t.NVCC, t.GPU, t.Clock
 	if b, err := os.ReadFile(filepath.Join(raw, "nvcc_version.txt")); err == nil {
 		l := strings.Split(strings.TrimSpace(string(b)), "\n")
 		t.NVCC = l[len(l)-2]
@@ -98,8 +99,13 @@ func Ingest(m *Manifest, raw, data, h200, only string) error {
 	if b, err := os.ReadFile(filepath.Join(raw, "gpu.txt")); err == nil {
 		t.GPU = strings.TrimSpace(string(b))
 	}
-	if only != "" && (t.NVCC != nvcc || t.GPU != gpu) {
-		return fmt.Errorf("ingest -only %s: this run's toolkit/GPU (%s; %s) differ from the stored run's (%s; %s): remake them all", only, t.NVCC, t.GPU, nvcc, gpu)
+	if b, err := os.ReadFile(filepath.Join(raw, "ncu_clock.txt")); err == nil {
+		t.Clock = strings.TrimSpace(string(b))
+	} else {
+		t.Clock = "" // runs before ncu_clock.txt: ncu's default, --clock-control base
+	}
+	if only != "" && (t.NVCC != nvcc || t.GPU != gpu || t.Clock != clock) {
+		return fmt.Errorf("ingest -only %s: this run's toolkit/GPU/clocks (%s; %s; %s) differ from the stored run's (%s; %s; %s): remake them all", only, t.NVCC, t.GPU, t.Clock, nvcc, gpu, clock)
 	}
 	outSHA, err := readKV(filepath.Join(raw, "out_sha256.txt"))
 	if err != nil {
@@ -111,14 +117,25 @@ func Ingest(m *Manifest, raw, data, h200, only string) error {
 	for id, pid := range pids {
 		byPID[pid] = id
 	}
-	f, err := os.Open(filepath.Join(raw, "ncu.csv"))
-	if err != nil {
-		return err
+	// ncu/ID.csv, one per binary (older runs: one ncu.csv)
+	csvs, _ := filepath.Glob(filepath.Join(raw, "ncu", "*.csv"))
+	if len(csvs) == 0 {
+		csvs = []string{filepath.Join(raw, "ncu.csv")}
 	}
-	rows, err := NCURows(f)
-	f.Close()
-	if err != nil {
-		return err
+	var rows []map[string]string
+	for _, p := range csvs {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if !strings.Contains(string(b), "\"ID\"") {
+			continue // no kernel profiled (the launch failed or ncu timed out)
+		}
+		r, err := NCURows(strings.NewReader(string(b)))
+		if err != nil {
+			return fmt.Errorf("%s: %w", p, err)
+		}
+		rows = append(rows, r...)
 	}
 	ncuOf := map[string]map[string]string{}
 	for _, r := range rows {
@@ -226,7 +243,7 @@ func sortedKeys[V any](m map[string]V) []string {
 // registers and shared memory (ncu's raw page has hundreds of device attributes besides).
 func keepMetric(k string) bool {
 	switch k {
-	case "sm__cycles_elapsed.max", "gpu__time_duration.sum", "launch__registers_per_thread",
+	case "sm__cycles_elapsed.max", "sm__cycles_elapsed.avg.per_second", "gpu__time_duration.sum", "launch__registers_per_thread",
 		"launch__shared_mem_per_block_static", "launch__shared_mem_per_block_dynamic":
 		return true
 	}

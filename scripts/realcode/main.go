@@ -21,7 +21,7 @@ func main() {
 
 func run(ctx context.Context, args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: realcode prepare|local|ingest|ingest-sanitizer|report [flags]")
+		return fmt.Errorf("usage: realcode prepare|inputs|local|ingest|ingest-sanitizer|report [flags]")
 	}
 	fs := flag.NewFlagSet(args[0], flag.ContinueOnError)
 	manifest := fs.String("manifest", "testdata/realcode/manifest.json", "the manifest")
@@ -44,6 +44,8 @@ func run(ctx context.Context, args []string) error {
 	switch args[0] {
 	case "prepare":
 		return Prepare(m, *mirror, *out+"/device")
+	case "inputs":
+		return Inputs(m, *out+"/device")
 	case "local":
 		return Local(ctx, m, *ks, *out, *only, *checks, *jobs)
 	case "ingest":
@@ -53,5 +55,5 @@ func run(ctx context.Context, args []string) error {
 	case "report":
 		return Report(m, *out, *h200, *raw, *doc)
 	}
-	return fmt.Errorf("unknown command %q: want prepare, local, ingest, ingest-sanitizer or report", args[0])
+	return fmt.Errorf("unknown command %q: want prepare, inputs, local, ingest, ingest-sanitizer or report", args[0])
 }

@@ -101,7 +101,8 @@ func firstLine(path string) string {
 }
 
 // evalPath compares one path's results for kernel k with the H200's.
-func evalPath(k *Kernel, base string, isClang bool, kt *KernelTruth, dataDir, h200, raw string, repeat Repeat) PathResult {
+// locked says the ground truth's counters were taken at ncu's locked base clocks.
+func evalPath(k *Kernel, base string, isClang bool, kt *KernelTruth, locked bool, dataDir, h200, raw string, repeat Repeat) PathResult {
 	r := PathResult{CycErr: math.NaN(), KCycErr: math.NaN()}
 	if isClang {
 		prc, ok := readRC(base + ".parse")
@@ -218,10 +219,11 @@ func evalPath(k *Kernel, base string, isClang bool, kt *KernelTruth, dataDir, h2
 		r.CountersN, r.CountersD = CounterMatch(model, kt.NCU)
 		if m, err := NCUNumber(kt.NCU["sm__cycles_elapsed.max"]); err == nil && rep.Timing != nil {
 			cyc, launch := rep.Timing.Cycles, rep.Timing.LaunchCycles
-			// This ground truth ran under ncu's default clock control (clocks locked to
-			// base); the model's launch overhead is for unlocked clocks (the golden sets'):
-			// compare with the overhead at the clocks the kernel ran at.
-			if ns, err := NCUNumber(kt.NCU["gpu__time_duration.sum"]); err == nil && ns > 0 && m/ns < timing.BoostClockGHz {
+			// A ground truth taken under ncu's default clock control (clocks locked to
+			// base) is compared with the launch overhead at the clocks the kernel ran at;
+			// the model's is for unlocked clocks (the golden sets', and this truth's since
+			// it was re-measured with --clock-control none).
+			if ns, err := NCUNumber(kt.NCU["gpu__time_duration.sum"]); locked && err == nil && ns > 0 && m/ns < timing.BoostClockGHz {
 				base := math.Round(launch * 1000 / timing.BoostPermille)
 				cyc, launch = cyc-(launch-base), base
 			}
@@ -430,8 +432,8 @@ func Report(m *Manifest, out, h200, raw, doc string) error {
 		kt := truth.Kernels[k.ID]
 		cb := filepath.Join(out, "local", "clang", k.ID)
 		nb := filepath.Join(out, "local", "nvcc", k.ID)
-		c := evalPath(k, cb, true, kt, dataDir, h200, raw, repeat)
-		n := evalPath(k, nb, false, kt, dataDir, h200, raw, repeat)
+		c := evalPath(k, cb, true, kt, truth.Clock == "", dataDir, h200, raw, repeat)
+		n := evalPath(k, nb, false, kt, truth.Clock == "", dataDir, h200, raw, repeat)
 		if InstanceLine(k) != "" {
 			templates++
 			if rc, ok := readRC(filepath.Join(out, "local", "clang_strict", k.ID)); ok {
@@ -543,7 +545,7 @@ Regenerate with `+"`bash scripts/real_code.sh`"+` (needs the repositories fetche
 repository: only provenance, our harness, and the measured figures (testdata/realcode/h200/results.json,
 testdata/realcode/h200/sanitizer.json).
 
-KernelScope built from %s. H200 ground truth: %s, %s; %d of %d kernels built and ran there. KernelScope's checks: `+"`--check %s`"+`.
+KernelScope built from %s. H200 ground truth: %s, %s, counters by %s; %d of %d kernels built and ran there. KernelScope's checks: `+"`--check %s`"+`.
 
 ## Totals
 
@@ -562,7 +564,7 @@ Template kernels (%d): the clang path runs them with one line of ours appended t
 `+"`static void *rc_instance = (void *)&NAME<ARGS>;`"+`, the instantiation the original host code's launch makes.
 Without it (the extraction alone, launched as `+"`--launch 'NAME<ARGS><<<…>>>(…)'`"+`) %d of %d run; %s.
 
-`, total, len(repos), strings.TrimSpace(string(source)), truth.GPU, truth.NVCC, ran, total, strings.TrimSpace(string(checks)),
+`, total, len(repos), strings.TrimSpace(string(source)), truth.GPU, truth.NVCC, clockText(truth.Clock), ran, total, strings.TrimSpace(string(checks)),
 		percent(cl.compiles), ran, total,
 		percent(cl.runs), percent(nv.runs), cl.faults, nv.faults,
 		percent(cl.exact), percent(nv.exact), ofRepeatable(cl), ofRepeatable(nv),
@@ -637,4 +639,12 @@ func sortedByCount(m map[string][]string) []string {
 	keys := sortedKeys(m)
 	sort.SliceStable(keys, func(i, j int) bool { return len(m[keys[i]]) > len(m[keys[j]]) })
 	return keys
+}
+
+// clockText says at which clocks the ground truth's counters were taken.
+func clockText(c string) string {
+	if c == "" {
+		return "`ncu --clock-control base` (ncu's default, clocks locked at ~1.5 GHz)"
+	}
+	return "`" + c + "`"
 }
