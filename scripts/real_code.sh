@@ -19,14 +19,17 @@ MIRROR=${MIRROR:-/work/.mirror}
 KS=${KS:-build/kernelscope}
 JOBS=${JOBS:-2}
 CHECKS=${CHECKS:-all}
-go build -o build/realcode/realcode ./scripts/realcode
+CGO_ENABLED=0 go build -o build/realcode/realcode ./scripts/realcode
 RC=build/realcode/realcode
 $RC prepare -mirror "$MIRROR"
 if [ "${1:-}" = "--device" ]; then
   cat <<'TXT'
-Device step (the H200 machine cannot reach the mirror, so the extracted sources travel with the tree):
-  run(command="bash scripts/realcode/device.sh && bash scripts/realcode/sanitize.sh",
-      carry=["build/realcode/device"])
+Device step (the H200 machine cannot reach the mirror, so the extracted sources travel with the tree;
+the inputs, 26 MB, are made there by the static realcode binary, as the tree is near the tool's 64 MiB):
+  run(command="build/realcode/realcode inputs && bash scripts/realcode/device.sh && bash scripts/realcode/sanitize.sh",
+      carry=["build/realcode/realcode", "build/realcode/device/harness", "build/realcode/device/src"])
+(if the tree itself passes 64 MiB, move notebooks/ and testdata/video aside for the call: device.sh
+needs only scripts/realcode and testdata/realcode; ncu runs with --clock-control none, NCU_CLOCK to change)
 (device.sh: buffers, PTX, ncu; sanitize.sh: compute-sanitizer racecheck and synccheck on every
 kernel, memcheck and initcheck on those named in FULL="id id"). Then unpack and store:
   mkdir -p build/realcode/h200 && cat FILES_AT/realcode_h200.tgz.part-* | tar xzf - -C build/realcode/h200
