@@ -185,6 +185,7 @@ func eventOf(a *mem.Access, o mem.Outcome) timing.Event {
 		}
 	case mem.Global, mem.Local:
 		e.Sectors = uint8(min(255, max(1, o.Sectors)))
+		e.Lines = uint8(min(255, o.Lines))
 		switch {
 		case o.DRAMReads > 0 || o.DRAMWrites > 0:
 			e.Mem, e.DRAMSectors = timing.MemDRAM, uint8(min(255, o.DRAMReads+o.DRAMWrites))
@@ -233,7 +234,7 @@ func (t *timingRun) block(b int, warps [][]sim.Issue) {
 			if !j.issue(w, i, int32(len(s))) {
 				return // a failed mbarrier wait's retry (async.go)
 			}
-			s = append(s, timing.Event{PC: is.PC, Active: is.Active, Mem: first.Mem, Sectors: first.Sectors, DRAMSectors: first.DRAMSectors, Acc: first.Acc})
+			s = append(s, timing.Event{PC: is.PC, Active: is.Active, Mem: first.Mem, Sectors: first.Sectors, DRAMSectors: first.DRAMSectors, Lines: first.Lines, Acc: first.Acc})
 		}
 		for i := 0; i < len(issues); i++ {
 			add(i)
@@ -306,16 +307,18 @@ func mergeEvents(q []timing.Event) timing.Event {
 	if f == 0 || len(q) == 1 {
 		return e
 	}
-	sec, ds := int(max(e.Sectors, 1)), dram(e)
+	sec, ds, lines := int(max(e.Sectors, 1)), dram(e), int(e.Lines)
 	for _, x := range q[1:] {
 		if family(x.Mem) != f {
 			continue
 		}
 		sec += int(max(x.Sectors, 1))
+		lines += int(x.Lines)
 		ds += dram(x)
 		e.Mem = max(e.Mem, x.Mem) // the slowest: DSMEM after shared, DRAM after L2 after L1
 	}
 	e.Sectors = uint8(min(sec, 255))
+	e.Lines = uint8(min(lines, 255))
 	e.DRAMSectors = 0
 	if e.Mem == timing.MemDRAM {
 		e.DRAMSectors = uint8(min(ds, 255))

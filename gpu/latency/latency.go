@@ -105,6 +105,16 @@ type Memory struct {
 	L1BytesPerCycle   int     // per SM: L1TEX data path (also shared-memory wavefront width)
 	L2BytesPerCycle   float64 // whole GPU: L2 slices together
 	DRAMBytesPerCycle float64 // whole GPU: sustained DRAM bandwidth
+
+	// L1LineCycles is what each 128-byte line of a global load beyond its first
+	// adds to the load's latency (a lone warp's request of K lines; its
+	// throughput is a line a cycle, L1BytesPerCycle).
+	L1LineCycles float64
+	// L2StoreLinesPerCycle and L2PartialSectorsPerCycle bound stores at L2
+	// (whole GPU): a store request costs its lines over the first plus its
+	// sectors not written whole over the second, when that exceeds its bytes
+	// over L2BytesPerCycle (0: no such bound).
+	L2StoreLinesPerCycle, L2PartialSectorsPerCycle float64
 }
 
 // Barrier holds the block-barrier timing of an architecture.

@@ -73,6 +73,10 @@ func (t *Table) bandwidth(s *arch.Spec) {
 	t.Mem.DRAMBytesPerCycle = 0.9 * peak // modelled: 90% of the spec-sheet peak (gpu/arch) is sustainable (STREAM-like kernels)
 	t.Mem.L2BytesPerCycle = 2 * peak     // modelled: L2 bandwidth about twice DRAM bandwidth on these parts
 	t.Mem.L1BytesPerCycle = 128          // CPG (not re-read): 32 shared-memory banks x 4 bytes per clock per SM
+	t.Mem.L1LineCycles = 2.4             // H200 (testdata/measured/l1lines lat_K, one warp, K = 1..32 lines; modelled elsewhere)
+	// H200 (testdata/measured/l1lines st_2, st_4, st_8, st_sec: calibration; st_16, st_32
+	// validation); other architectures assumed alike
+	t.Mem.L2StoreLinesPerCycle, t.Mem.L2PartialSectorsPerCycle = 72, 66
 }
 
 // buildSM90 is the H200 (GH100) table, calibrated on the golden microbenchmarks.

@@ -281,6 +281,11 @@ type Outcome struct {
 	DRAMReads  int // sectors read from device memory
 	DRAMWrites int // sectors written to device memory (write-through or dirty evictions)
 	Wavefronts int // shared memory: wavefronts of the access (Counter.Record only)
+	// Lines is the distinct 128-byte lines a global or local access touched: the
+	// L1TEX data stage's wavefronts, one a cycle (testdata/measured/l1lines).
+	Lines int
+	// PartialSectors is the sectors of a store that it did not write whole.
+	PartialSectors int
 }
 
 // add accumulates o into t.
@@ -292,6 +297,8 @@ func (t *Outcome) add(o Outcome) {
 	t.L2Misses += o.L2Misses
 	t.DRAMReads += o.DRAMReads
 	t.DRAMWrites += o.DRAMWrites
+	t.Lines += o.Lines
+	t.PartialSectors += o.PartialSectors
 }
 
 // Hierarchy models one L1 per SM and one shared L2 for global and local memory.
@@ -503,12 +510,16 @@ func (h *Hierarchy) access(a *Access, secs []uint64) Outcome {
 	l1 := h.l1For(a.SM)
 	for i := 0; i < len(secs); {
 		line := secs[i] / sectorsPerLine
+		o.Lines++
 		var mask, full uint8
 		for ; i < len(secs) && secs[i]/sectorsPerLine == line; i++ {
 			mask |= 1 << (secs[i] % sectorsPerLine)
 			if a.Kind == Store && h.cov[i] == ^uint32(0) {
 				full |= 1 << (secs[i] % sectorsPerLine)
 			}
+		}
+		if a.Kind == Store {
+			o.PartialSectors += bits.OnesCount8(mask &^ full)
 		}
 		h.line(&o, l1, a, line, mask, full)
 	}

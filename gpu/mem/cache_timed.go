@@ -1,6 +1,10 @@
 package mem
 
-import "github.com/kernelscope/kernelscope/gpu/arch"
+import (
+	"math/bits"
+
+	"github.com/kernelscope/kernelscope/gpu/arch"
+)
 
 // TimedOptions configure a TimedHierarchy. Latencies are load-to-use cycles
 // of a dependent load that hits in L1, hits in L2, or goes to DRAM; zero
@@ -298,12 +302,16 @@ func (h *TimedHierarchy) Access(a *Access, now int64) (ready int64, o TimedOutco
 	ready = now
 	for i := 0; i < len(secs); {
 		line := secs[i] / sectorsPerLine
+		o.Lines++
 		var mask, full uint8
 		for ; i < len(secs) && secs[i]/sectorsPerLine == line; i++ {
 			mask |= 1 << (secs[i] % sectorsPerLine)
 			if a.Kind == Store && h.cov[i] == ^uint32(0) {
 				full |= 1 << (secs[i] % sectorsPerLine)
 			}
+		}
+		if a.Kind == Store {
+			o.PartialSectors += bits.OnesCount8(mask &^ full)
 		}
 		ready = max(ready, h.line(&o, l1, mshr, a, line, mask, full, now))
 	}

@@ -8,8 +8,8 @@ package timing
 // header before it. Header bits:
 //
 //	fPC   the PC is not the previous one + 1: a zigzag varint of PC - (previous + 1) follows
-//	fMem  Mem and Sectors follow (one byte each), and with fDRAM DRAMSectors (one byte)
-//	fDRAM alone: Mem, Sectors and DRAMSectors are those of the warp's last event
+//	fMem  Mem, Sectors and Lines follow (one byte each), and with fDRAM DRAMSectors (one byte)
+//	fDRAM alone: Mem, Sectors, Lines and DRAMSectors are those of the warp's last event
 //	      that had any (a loop's shared loads: one byte each)
 //	fAcc  Acc follows as a zigzag varint of Acc - the warp's previous non-zero Acc
 //	bits 4-7: how many plain events follow the header's event (PC = previous + 1,
@@ -27,10 +27,10 @@ const (
 	runMax   = 15
 )
 
-// memFields are an event's memory fields (Mem, Sectors, DRAMSectors).
+// memFields are an event's memory fields (Mem, Sectors, Lines, DRAMSectors).
 type memFields struct {
-	mem           MemClass
-	sectors, dram uint8
+	mem                  MemClass
+	sectors, lines, dram uint8
 }
 
 // appendCompact appends the compact encoding of s to dst.
@@ -40,7 +40,7 @@ func appendCompact(dst []byte, s WarpStream) []byte {
 	hdr := -1 // index of the last header byte, while its run can grow
 	for i := range s {
 		e := &s[i]
-		if e.PC == prevPC+1 && e.Mem == 0 && e.Sectors == 0 && e.DRAMSectors == 0 && e.Acc == 0 {
+		if e.PC == prevPC+1 && e.Mem == 0 && e.Sectors == 0 && e.Lines == 0 && e.DRAMSectors == 0 && e.Acc == 0 {
 			if hdr >= 0 && dst[hdr]>>runShift < runMax {
 				dst[hdr] += 1 << runShift
 				prevPC = e.PC
@@ -51,7 +51,7 @@ func appendCompact(dst []byte, s WarpStream) []byte {
 		if e.PC != prevPC+1 {
 			h |= fPC
 		}
-		mf := memFields{e.Mem, e.Sectors, e.DRAMSectors}
+		mf := memFields{e.Mem, e.Sectors, e.Lines, e.DRAMSectors}
 		switch {
 		case mf == memFields{}:
 		case mf == last:
@@ -72,7 +72,7 @@ func appendCompact(dst []byte, s WarpStream) []byte {
 			dst = appendZigzag(dst, int64(e.PC)-int64(prevPC+1))
 		}
 		if h&fMem != 0 {
-			dst = append(dst, byte(e.Mem), e.Sectors)
+			dst = append(dst, byte(e.Mem), e.Sectors, e.Lines)
 			if h&fDRAM != 0 {
 				dst = append(dst, e.DRAMSectors)
 			}
@@ -131,14 +131,14 @@ func (w *warp) decodeNext() {
 	e.PC = pc
 	switch h & (fMem | fDRAM) {
 	case fMem:
-		w.lastMem = memFields{MemClass(b[i]), b[i+1], 0}
-		i += 2
-	case fMem | fDRAM:
-		w.lastMem = memFields{MemClass(b[i]), b[i+1], b[i+2]}
+		w.lastMem = memFields{MemClass(b[i]), b[i+1], b[i+2], 0}
 		i += 3
+	case fMem | fDRAM:
+		w.lastMem = memFields{MemClass(b[i]), b[i+1], b[i+2], b[i+3]}
+		i += 4
 	}
 	if h&(fMem|fDRAM) != 0 {
-		e.Mem, e.Sectors, e.DRAMSectors = w.lastMem.mem, w.lastMem.sectors, w.lastMem.dram
+		e.Mem, e.Sectors, e.Lines, e.DRAMSectors = w.lastMem.mem, w.lastMem.sectors, w.lastMem.lines, w.lastMem.dram
 	}
 	if h&fAcc != 0 {
 		var d int64

@@ -937,6 +937,8 @@ func (m *Model) global(s *sm, w *warp, e Event, t latency.Timing) int64 {
 		return m.now + 1 // no lane accessed memory
 	}
 	timed := int64(-1) // when the time-aware caches or atomic units say the data is there
+	lines := 0         // distinct 128-byte lines: the L1TEX data stage's wavefronts
+	partial := 0       // a store's sectors not written whole (with the caches)
 	if a := m.access(s, w, e); a != nil {
 		switch {
 		case atomic && m.cfg.Atomics != nil:
@@ -950,7 +952,7 @@ func (m *Model) global(s *sm, w *warp, e Event, t latency.Timing) int64 {
 			}
 		case !atomic && m.cfg.Caches != nil:
 			r, o := m.cfg.Caches.Access(a, m.now)
-			timed = r
+			timed, lines, partial = r, o.Lines, o.PartialSectors
 			e.Mem, e.DRAMSectors = MemL1Hit, 0
 			switch {
 			case o.DRAMReads > 0 || o.DRAMWrites > 0:
@@ -961,7 +963,16 @@ func (m *Model) global(s *sm, w *warp, e Event, t latency.Timing) int64 {
 		}
 	}
 	sec := int64(max(1, int(e.Sectors)))
-	cost := (sec + 3) / 4 // L1TEX data path: 4 sectors (128 B) per cycle per SM
+	if lines == 0 && !atomic {
+		lines = int(e.Lines)
+		if a := m.access(s, w, e); lines == 0 && a != nil {
+			lines = mem.GlobalLines(a)
+		}
+	}
+	// L1TEX data stage: one wavefront a cycle per SM, a wavefront per distinct
+	// 128-byte line of the request (at most 4 sectors); without the lanes'
+	// addresses, the fewest lines the sectors fill
+	cost := max(int64(lines), (sec+3)/4)
 	start := max(m.now, s.l1Free)
 	s.l1Free = start + cost
 	at := float64(start + cost)
@@ -972,8 +983,12 @@ func (m *Model) global(s *sm, w *warp, e Event, t latency.Timing) int64 {
 	if e.Mem >= MemL2Hit || store || atomic {
 		bytes := float64(sec * 32)
 		if bw := m.tab.Mem.L2BytesPerCycle; bw > 0 {
+			d := bytes / bw
+			if mt := m.tab.Mem; store && lines > 0 && mt.L2StoreLinesPerCycle > 0 && mt.L2PartialSectorsPerCycle > 0 {
+				d = max(d, float64(lines)/mt.L2StoreLinesPerCycle+float64(partial)/mt.L2PartialSectorsPerCycle)
+			}
 			st := math.Max(at, m.l2Free)
-			m.l2Free = st + bytes/bw
+			m.l2Free = st + d
 			at = m.l2Free
 		}
 		m.res.L2Bytes += sec * 32
@@ -998,11 +1013,16 @@ func (m *Model) global(s *sm, w *warp, e Event, t latency.Timing) int64 {
 	if queue < 0 {
 		queue = 0
 	}
-	done := m.now + queue + cost + lat
+	// a load's lines beyond its first lengthen its latency (L1LineCycles each)
+	var extra int64
+	if lines > 1 && !store && !atomic {
+		extra = int64(float64(lines-1) * m.tab.Mem.L1LineCycles)
+	}
+	done := m.now + queue + max(cost, 1+extra) + lat
 	if timed >= 0 {
 		// the caches' time already holds the latency (and in-flight waits);
 		// the bandwidth queues above still delay it
-		done = max(timed+queue, m.now+queue+cost)
+		done = max(timed+queue+extra, m.now+queue+cost)
 	}
 	if store {
 		m.end = max(m.end, done)

@@ -422,6 +422,9 @@ type Event struct {
 	// write-backs is given Mem == MemDRAM too. Sectors beyond L1 all count
 	// against L2 bandwidth.
 	DRAMSectors uint8
+	// Lines is the distinct 128-byte lines of a global/local request: the
+	// L1TEX data stage's wavefronts (0: unknown, the fewest its sectors fill).
+	Lines uint8
 	// Acc, when > 0, names the access this event performed: index+1 into the
 	// block's accesses given to AddBlockAccesses (Config.Caches, Config.Atomics).
 	Acc int32
