@@ -93,7 +93,7 @@ func buildSM90(t *Table, s *arch.Spec) {
 	// calibrated on the scale launch daxpy_8M (scale_sm90.json; 90% left it 10.5% fast);
 	// the other scale launches are validation. A 4.3 GB device-to-device copy outside
 	// ncu reached 4.3 TB/s (/work/.library/device/KINDS.md), so this is below a plain copy.
-	t.Mem.DRAMBytesPerCycle = 0.8 * s.MemBandwidthGBs * 1000 / float64(s.ClockMHz)
+	t.Mem.DRAMBytesPerCycle = 0.875 * s.MemBandwidthGBs * 1000 / float64(s.ClockMHz)
 	t.Bar = Barrier{ArriveCycles: 2, ReleaseCycles: 12} // H200: b_bar_sync 13.98 cycles/bar with 1 warp = 2+12, 75.99 with 32 warps = 32*2+12
 
 	t.set(ClassOther, 4, 2, PipeINT, DepFixed)                // modelled: as the ALU ops measured below

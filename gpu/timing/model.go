@@ -240,6 +240,7 @@ type Model struct {
 	age      int64
 	l2Free   float64
 	drFree   float64
+	drLoad   dramLoad // recent DRAM traffic, for the queueing delay under load
 	res      Result
 	tlLeft   int
 	pending  []*block // resident blocks
@@ -936,9 +937,10 @@ func (m *Model) global(s *sm, w *warp, e Event, t latency.Timing) int64 {
 		}
 		return m.now + 1 // no lane accessed memory
 	}
-	timed := int64(-1) // when the time-aware caches or atomic units say the data is there
-	lines := 0         // distinct 128-byte lines: the L1TEX data stage's wavefronts
-	partial := 0       // a store's sectors not written whole (with the caches)
+	timed := int64(-1)    // when the time-aware caches or atomic units say the data is there
+	lines := 0            // distinct 128-byte lines: the L1TEX data stage's wavefronts
+	partial := 0          // a store's sectors not written whole (with the caches)
+	drWrites := int64(-1) // DRAM sectors this access wrote (write-backs), when the caches say
 	if a := m.access(s, w, e); a != nil {
 		switch {
 		case atomic && m.cfg.Atomics != nil:
@@ -952,7 +954,7 @@ func (m *Model) global(s *sm, w *warp, e Event, t latency.Timing) int64 {
 			}
 		case !atomic && m.cfg.Caches != nil:
 			r, o := m.cfg.Caches.Access(a, m.now)
-			timed, lines, partial = r, o.Lines, o.PartialSectors
+			timed, lines, partial, drWrites = r, o.Lines, o.PartialSectors, int64(o.DRAMWrites)
 			e.Mem, e.DRAMSectors = MemL1Hit, 0
 			switch {
 			case o.DRAMReads > 0 || o.DRAMWrites > 0:
@@ -980,6 +982,7 @@ func (m *Model) global(s *sm, w *warp, e Event, t latency.Timing) int64 {
 	if atomic {
 		lat = int64(t.Latency)
 	}
+	var loaded int64 // DRAM queueing delay under load (dramLoad)
 	if e.Mem >= MemL2Hit || store || atomic {
 		bytes := float64(sec * 32)
 		if bw := m.tab.Mem.L2BytesPerCycle; bw > 0 {
@@ -1002,6 +1005,13 @@ func (m *Model) global(s *sm, w *warp, e Event, t latency.Timing) int64 {
 				st := math.Max(at, m.drFree)
 				m.drFree = st + db/bw
 				at = m.drFree
+				if drWrites < 0 && store {
+					drWrites = ds // without the caches a store's DRAM sectors are writes
+				}
+				m.drLoad.add(m.now, db, float64(max(0, drWrites)*32))
+				if !store && !atomic {
+					loaded = m.drLoad.extra(bw)
+				}
 			}
 			m.res.DRAMBytes += ds * 32
 		}
@@ -1018,11 +1028,11 @@ func (m *Model) global(s *sm, w *warp, e Event, t latency.Timing) int64 {
 	if lines > 1 && !store && !atomic {
 		extra = int64(float64(lines-1) * m.tab.Mem.L1LineCycles)
 	}
-	done := m.now + queue + max(cost, 1+extra) + lat
+	done := m.now + queue + max(cost, 1+extra) + lat + loaded
 	if timed >= 0 {
 		// the caches' time already holds the latency (and in-flight waits);
-		// the bandwidth queues above still delay it
-		done = max(timed+queue+extra, m.now+queue+cost)
+		// the bandwidth queues above and the load-dependent term still delay it
+		done = max(timed+queue+extra+loaded, m.now+queue+cost)
 	}
 	if store {
 		m.end = max(m.end, done)
