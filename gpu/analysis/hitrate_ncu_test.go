@@ -16,10 +16,10 @@ import (
 	"github.com/kernelscope/kernelscope/internal/golden"
 )
 
-// ncuRaw reads an `ncu --csv --page raw` log (mem.ReadNCURaw).
+// ncuRaw reads an `ncu --csv --page raw` log (golden.ReadNCURaw).
 func ncuRaw(t *testing.T, path string) []map[string]string {
 	t.Helper()
-	rows, err := mem.ReadNCURaw(path)
+	rows, err := golden.ReadNCURaw(path)
 	if err != nil {
 		t.Fatal(err)
 	}
