@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"context"
-	"encoding/csv"
 	"fmt"
 	"math"
 	"os"
@@ -13,13 +12,12 @@ import (
 	"testing"
 
 	"github.com/kernelscope/kernelscope/gpu/launch"
-	"github.com/kernelscope/kernelscope/gpu/mem"
 	"github.com/kernelscope/kernelscope/internal/golden"
 )
 
 // atomicsDir holds the atomic-unit sweep measured on the H200 (scripts/atomics;
 // README.md there says how it was made and which rows calibrate what).
-var atomicsDir = filepath.Join(golden.Dir(), "..", "measured", "atomics")
+var atomicsDir = golden.Measured("atomics")
 
 // atomicsCase is one one-shot case of atomics_ncu.csv: the median of its 3 launches.
 type atomicsCase struct {
@@ -32,29 +30,14 @@ type atomicsCase struct {
 // atomicsCases reads labels.txt and atomics_ncu.csv (one ncu row per label, in order).
 func atomicsCases(t *testing.T) []atomicsCase {
 	t.Helper()
-	rows, err := mem.ReadNCURaw(filepath.Join(atomicsDir, "atomics_ncu.csv"))
+	launches, rows, err := golden.AtomicsNCU()
 	if err != nil {
 		t.Fatal(err)
-	}
-	b, err := os.ReadFile(filepath.Join(atomicsDir, "labels.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var lines []string
-	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		lines = append(lines, strings.TrimSpace(l))
-	}
-	if len(lines) != len(rows) {
-		t.Fatalf("labels.txt has %d launches, atomics_ncu.csv %d", len(lines), len(rows))
 	}
 	byCase := map[string][]int64{}
 	var order []atomicsCase
-	for i, l := range lines {
-		var c atomicsCase
-		var rep int
-		if _, err := fmt.Sscanf(l, "%s grid=%d block=%d k=%d rep=%d", &c.kernel, &c.grid, &c.block, &c.k, &rep); err != nil {
-			t.Fatalf("labels.txt line %d %q: %v", i+1, l, err)
-		}
+	for i, l := range launches {
+		c := atomicsCase{kernel: l.Kernel, grid: l.Grid, block: l.Block, k: l.K}
 		cyc, err := ncuNumber(rows[i]["sm__cycles_elapsed.max"])
 		if err != nil {
 			t.Fatalf("atomics_ncu.csv launch %d: %v", i+1, err)
@@ -142,7 +125,7 @@ func TestAtomicsFewLanes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows, err := readCSVRows(filepath.Join(atomicsDir, "atomics.csv"))
+	rows, err := golden.ReadCSV(filepath.Join(atomicsDir, "atomics.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,33 +164,6 @@ func TestAtomicsFewLanes(t *testing.T) {
 	if n == 0 {
 		t.Fatal("no l_ rows in atomics.csv")
 	}
-}
-
-// readCSVRows reads a CSV file (lines starting with # skipped) as maps from column to value.
-func readCSVRows(path string) ([]map[string]string, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var lines []string
-	for _, l := range strings.Split(string(b), "\n") {
-		if l != "" && !strings.HasPrefix(l, "#") {
-			lines = append(lines, l)
-		}
-	}
-	rows, err := csv.NewReader(strings.NewReader(strings.Join(lines, "\n"))).ReadAll()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	var out []map[string]string
-	for _, r := range rows[1:] {
-		m := map[string]string{}
-		for i, k := range rows[0] {
-			m[k] = r[i]
-		}
-		out = append(out, m)
-	}
-	return out, nil
 }
 
 // oneShotKnown lists the one-shot cases ("kernel grid") the model misses by more than 25%.

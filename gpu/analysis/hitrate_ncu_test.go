@@ -3,6 +3,7 @@ package analysis
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,13 +14,14 @@ import (
 
 	"github.com/kernelscope/kernelscope/gpu/launch"
 	"github.com/kernelscope/kernelscope/gpu/mem"
+	"github.com/kernelscope/kernelscope/gpu/report"
 	"github.com/kernelscope/kernelscope/internal/golden"
 )
 
-// ncuRaw reads an `ncu --csv --page raw` log (mem.ReadNCURaw).
+// ncuRaw reads an `ncu --csv --page raw` log (golden.ReadNCURaw).
 func ncuRaw(t *testing.T, path string) []map[string]string {
 	t.Helper()
-	rows, err := mem.ReadNCURaw(path)
+	rows, err := golden.ReadNCURaw(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,6 +38,48 @@ func ncuValue(t *testing.T, m map[string]string, k string) float64 {
 	return v
 }
 
+// hitRateSet compares the modelled hit rates of a set of launches with
+// Nsight Compute's: L1 l1tex__t_sector_hit_rate.pct, L2 the L1's requests' hit
+// rate, lts__t_sectors_srcunit_tex_lookup_hit over lts__t_sectors_srcunit_tex.
+type hitRateSet struct {
+	known map[string]map[string]string // level -> launch -> why it is more than 5 points off
+	width int                          // of the log's launch-name column
+	sum   [2]float64                   // |difference| so far, L1 and L2, in points
+}
+
+// check compares launch name's hit rates hr with ncu launch m's: every level
+// must be within 5 points unless known names it, and a named one must still be off.
+// note ends each log line.
+func (s *hitRateSet) check(t *testing.T, name string, m map[string]string, hr *report.HitRates, note string) {
+	t.Helper()
+	ncuL1 := ncuValue(t, m, "l1tex__t_sector_hit_rate.pct")
+	ncuL2 := 0.0
+	if tex := ncuValue(t, m, "lts__t_sectors_srcunit_tex.sum"); tex > 0 {
+		ncuL2 = 100 * ncuValue(t, m, "lts__t_sectors_srcunit_tex_lookup_hit.sum") / tex
+	}
+	for j, lv := range []struct {
+		level       string
+		model, h200 float64
+	}{{"L1", 100 * hr.L1, ncuL1}, {"L2", 100 * hr.L2, ncuL2}} {
+		d := lv.model - lv.h200
+		s.sum[j] += math.Abs(d)
+		why, isKnown := s.known[lv.level][name]
+		t.Logf("%-*s %s model %5.1f%%  H200 %5.1f%%  (%+.1f points%s)", s.width, name, lv.level, lv.model, lv.h200, d, note)
+		switch {
+		case math.Abs(d) > 5 && !isKnown:
+			t.Errorf("%s: %s hit rate %.1f%%, H200 %.1f%%: %+.1f points", name, lv.level, lv.model, lv.h200, d)
+		case math.Abs(d) <= 5 && isKnown:
+			t.Errorf("%s: %s hit rate %.1f%% is now within 5 points of the H200's %.1f%%: drop it from the known list (%s)", name, lv.level, lv.model, lv.h200, why)
+		}
+	}
+}
+
+// logMean logs the mean |difference| per level over n launches of the set called what.
+func (s *hitRateSet) logMean(t *testing.T, n int, what string) {
+	t.Helper()
+	t.Logf("mean |difference| over %d %s launches: L1 %.2f points, L2 %.2f points", n, what, s.sum[0]/float64(n), s.sum[1]/float64(n))
+}
+
 // TestTimedHitRatesGolden runs every golden launch through analysis.Run with the timing
 // model and its time-aware caches (the default in the product) and compares the report's
 // memory.hit_rates with Nsight Compute's on the H200 (testdata/measured/caches/golden_ncu.csv;
@@ -50,15 +94,13 @@ func TestTimedHitRatesGolden(t *testing.T) {
 	if len(rows) != len(cases) {
 		t.Fatalf("golden_ncu.csv has %d launches, cases.json %d", len(rows), len(cases))
 	}
-	// known exceptions, level -> case -> why
-	known := map[string]map[string]string{
+	set := hitRateSet{width: 24, known: map[string]map[string]string{
 		"L1": {"warp_vote": "4-byte stores of 4 warps into one sector: the H200 merges partial stores in flight in L1 (12 of 16 store sectors hit, micro_ncu.csv); the model does not allocate partial-sector stores"},
 		"L2": {
 			"warp_vote":    "the same merged partial stores: the H200's L2 sees 8 store sectors, the model every one",
 			"matmul_tiled": "two L2 partitions modelled (one L2: 77.8%, two: 68.8%, H200 60.9%): what the H200 counts when a near partition is asked again for a far sector still on its way over the fabric is not measured (counting those as misses gives 43.8%)",
 		},
-	}
-	var sum [2]float64
+	}}
 	for i, c := range cases {
 		m := rows[i]
 		if !strings.Contains(m["Kernel Name"], c.Kernel) {
@@ -71,31 +113,12 @@ func TestTimedHitRatesGolden(t *testing.T) {
 		if err != nil || rep.Memory == nil || rep.Memory.HitRates == nil {
 			t.Fatalf("%s: %v (no memory.hit_rates)", c.Name, err)
 		}
-		ncuL1 := ncuValue(t, m, "l1tex__t_sector_hit_rate.pct")
-		ncuL2 := 0.0
-		if tex := ncuValue(t, m, "lts__t_sectors_srcunit_tex.sum"); tex > 0 {
-			ncuL2 = 100 * ncuValue(t, m, "lts__t_sectors_srcunit_tex_lookup_hit.sum") / tex
-		}
-		for j, lv := range []struct {
-			level       string
-			model, h200 float64
-		}{{"L1", 100 * rep.Memory.HitRates.L1, ncuL1}, {"L2", 100 * rep.Memory.HitRates.L2, ncuL2}} {
-			d := lv.model - lv.h200
-			sum[j] += math.Abs(d)
-			why, isKnown := known[lv.level][c.Name]
-			t.Logf("%-24s %s model %5.1f%%  H200 %5.1f%%  (%+.1f points)", c.Name, lv.level, lv.model, lv.h200, d)
-			switch {
-			case math.Abs(d) > 5 && !isKnown:
-				t.Errorf("%s: %s hit rate %.1f%%, H200 %.1f%%: %+.1f points", c.Name, lv.level, lv.model, lv.h200, d)
-			case math.Abs(d) <= 5 && isKnown:
-				t.Errorf("%s: %s hit rate %.1f%% is now within 5 points of the H200's %.1f%%: drop it from the known list (%s)", c.Name, lv.level, lv.model, lv.h200, why)
-			}
-		}
+		set.check(t, c.Name, m, rep.Memory.HitRates, "")
 	}
-	t.Logf("mean |difference| over %d golden launches: L1 %.2f points, L2 %.2f points", len(cases), sum[0]/float64(len(cases)), sum[1]/float64(len(cases)))
+	set.logMean(t, len(cases), "golden")
 }
 
-// scaleCase is one launch of scale_sm90.json.
+// scaleCase is one launch of scale_sm90.json, with what ncu measured of it.
 type scaleCase struct {
 	Name           string
 	Source, Kernel string
@@ -105,6 +128,20 @@ type scaleCase struct {
 		Count      int
 		Value      json.RawMessage
 	}
+	NCU map[string]string `json:"ncu"`
+}
+
+// launch is c's launch with random buffers (the scale launches' control flow is data-independent).
+func (c scaleCase) launch() *launch.Launch {
+	l := &launch.Launch{Kernel: c.Kernel}
+	for _, a := range c.Args {
+		if strings.HasSuffix(a.Type, "*") {
+			l.Args = append(l.Args, launch.Arg{Init: &launch.Init{Func: "rand", N: a.Count, Type: strings.TrimSuffix(a.Type, "*")}})
+		} else {
+			l.Args = append(l.Args, launch.Arg{Scalar: string(a.Value)})
+		}
+	}
+	return l
 }
 
 // scaleCases reads scale_sm90.json in its own order (the order of scale_ncu.csv).
@@ -172,11 +209,10 @@ func TestTimedHitRatesScale(t *testing.T) {
 			t.Fatalf("KS_HITRATE_SCALE_ONLY: %v", err)
 		}
 	}
-	known := map[string]map[string]string{"L1": {}, "L2": {
+	set := hitRateSet{width: 26, known: map[string]map[string]string{"L1": {}, "L2": {
 		"histogram256_16M": "the timed caches count the unrequested neighbour sector of a 64-byte DRAM fetch as a miss until it is there; the H200 counts about 15% of this launch's streaming byte reads as hits (2.5% with one L2 as with two: docs/caches.md)",
 		"matmul_tiled_256": "as golden matmul_tiled (one L2 93.9%, two partitions 90.7%, H200 85.2%): how a near partition counts a second request for a far sector still in flight is not measured",
-	}}
-	var sum [2]float64
+	}}}
 	for i, c := range cases {
 		m := rows[i]
 		if !strings.Contains(m["Kernel Name"], c.Kernel) {
@@ -186,41 +222,14 @@ func TestTimedHitRatesScale(t *testing.T) {
 			continue
 		}
 		start := time.Now()
-		l := &launch.Launch{Kernel: c.Kernel}
-		for _, a := range c.Args {
-			if strings.HasSuffix(a.Type, "*") {
-				l.Args = append(l.Args, launch.Arg{Init: &launch.Init{Func: "rand", N: a.Count, Type: strings.TrimSuffix(a.Type, "*")}})
-			} else {
-				l.Args = append(l.Args, launch.Arg{Scalar: string(a.Value)})
-			}
-		}
 		base := strings.TrimSuffix(filepath.Base(c.Source), ".cu")
 		rep, err := Run(context.Background(), Request{Source: []byte(readGolden(t, "ptx/"+base+".sm_90.ptx")), SourceFile: base + ".ptx", IsPTX: true,
-			Arch: "sm_90", Launch: l, Grid: c.Grid, Block: c.Block, Timing: true, TimingWaves: waves, TimedCaches: true, Budget: 1e10,
+			Arch: "sm_90", Launch: c.launch(), Grid: c.Grid, Block: c.Block, Timing: true, TimingWaves: waves, TimedCaches: true, Budget: 1e10,
 			Trace: launch.Trace{Steps: -1}})
 		if err != nil || rep.Memory == nil || rep.Memory.HitRates == nil {
 			t.Fatalf("%s: %v (no memory.hit_rates)", c.Name, err)
 		}
-		ncuL1 := ncuValue(t, m, "l1tex__t_sector_hit_rate.pct")
-		ncuL2 := 0.0
-		if tex := ncuValue(t, m, "lts__t_sectors_srcunit_tex.sum"); tex > 0 {
-			ncuL2 = 100 * ncuValue(t, m, "lts__t_sectors_srcunit_tex_lookup_hit.sum") / tex
-		}
-		for j, lv := range []struct {
-			level       string
-			model, h200 float64
-		}{{"L1", 100 * rep.Memory.HitRates.L1, ncuL1}, {"L2", 100 * rep.Memory.HitRates.L2, ncuL2}} {
-			d := lv.model - lv.h200
-			sum[j] += math.Abs(d)
-			why, isKnown := known[lv.level][c.Name]
-			t.Logf("%-26s %s model %5.1f%%  H200 %5.1f%%  (%+.1f points; %.1f s)", c.Name, lv.level, lv.model, lv.h200, d, time.Since(start).Seconds())
-			switch {
-			case math.Abs(d) > 5 && !isKnown:
-				t.Errorf("%s: %s hit rate %.1f%%, H200 %.1f%%: %+.1f points", c.Name, lv.level, lv.model, lv.h200, d)
-			case math.Abs(d) <= 5 && isKnown:
-				t.Errorf("%s: %s hit rate %.1f%% is now within 5 points of the H200's %.1f%%: drop it from the known list (%s)", c.Name, lv.level, lv.model, lv.h200, why)
-			}
-		}
+		set.check(t, c.Name, m, rep.Memory.HitRates, fmt.Sprintf("; %.1f s", time.Since(start).Seconds()))
 	}
-	t.Logf("mean |difference| over %d scale launches: L1 %.2f points, L2 %.2f points", len(cases), sum[0]/float64(len(cases)), sum[1]/float64(len(cases)))
+	set.logMean(t, len(cases), "scale")
 }

@@ -114,60 +114,31 @@ func timeScaleCases(t *testing.T) []timingRow { return timeScaleCasesWith(t, tru
 
 // timeScaleCasesWith is timeScaleCases with the modelled SASS issue stream when sassIssues is set.
 func timeScaleCasesWith(t *testing.T, sassIssues bool) []timingRow {
-	b, err := os.ReadFile(filepath.Join(golden.Dir(), "scale_sm90.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var scale map[string]struct {
-		Source, Kernel string
-		Grid, Block    [3]int
-		Args           []struct {
-			Name, Type string
-			Count      int
-			Value      json.RawMessage
-		}
-		NCU map[string]string `json:"ncu"`
-	}
-	if err := json.Unmarshal(b, &scale); err != nil {
-		t.Fatal(err)
-	}
-	names := make([]string, 0, len(scale))
-	for n := range scale {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	cases := scaleCases(t)
+	sort.Slice(cases, func(i, j int) bool { return cases[i].Name < cases[j].Name })
 	var rows []timingRow
 	only, err := regexp.Compile(*timingOnly)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range names {
-		if !only.MatchString(name) {
+	for _, c := range cases {
+		if !only.MatchString(c.Name) {
 			continue
-		}
-		c := scale[name]
-		l := &launch.Launch{Kernel: c.Kernel}
-		for _, a := range c.Args {
-			if strings.HasSuffix(a.Type, "*") {
-				l.Args = append(l.Args, launch.Arg{Init: &launch.Init{Func: "rand", N: a.Count, Type: strings.TrimSuffix(a.Type, "*")}})
-			} else {
-				l.Args = append(l.Args, launch.Arg{Scalar: string(a.Value)})
-			}
 		}
 		base := strings.TrimSuffix(filepath.Base(c.Source), ".cu")
 		src := readGolden(t, "ptx/"+base+".sm_90.ptx")
 		start := time.Now()
 		rep, err := Run(context.Background(), Request{Source: []byte(src), SourceFile: base + ".ptx", IsPTX: true, Arch: "sm_90",
-			Launch: l, Grid: c.Grid, Block: c.Block, Timing: true, TimingWaves: -1, TimedCaches: !*timingNoCaches, SASSIssues: sassIssues, Budget: 1e10, Trace: launch.Trace{Steps: -1}})
+			Launch: c.launch(), Grid: c.Grid, Block: c.Block, Timing: true, TimingWaves: -1, TimedCaches: !*timingNoCaches, SASSIssues: sassIssues, Budget: 1e10, Trace: launch.Trace{Steps: -1}})
 		if err != nil {
-			t.Logf("%s: %v", name, err)
+			t.Logf("%s: %v", c.Name, err)
 			continue
 		}
 		m, err := ncuNumber(c.NCU["sm__cycles_elapsed.max"])
 		if err != nil || rep.Timing == nil {
-			t.Fatalf("%s: measured %v, timing %v", name, err, rep.Timing)
+			t.Fatalf("%s: measured %v, timing %v", c.Name, err, rep.Timing)
 		}
-		row := timingRow{set: "scale", name: name, measured: m, model: rep.Timing.Cycles, launch: rep.Timing.LaunchCycles, fixed: fixedOf(c.Grid, c.Block), simSeconds: time.Since(start).Seconds()}
+		row := timingRow{set: "scale", name: c.Name, measured: m, model: rep.Timing.Cycles, launch: rep.Timing.LaunchCycles, fixed: fixedOf(c.Grid, c.Block), simSeconds: time.Since(start).Seconds()}
 		// The memory counters must hold at scale too.
 		for _, mc := range memoryMetrics {
 			w, err := ncuNumber(c.NCU[mc.name])

@@ -1,19 +1,18 @@
 package mem
 
 import (
-	"encoding/csv"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	corpus "github.com/kernelscope/kernelscope/internal/golden"
 )
 
 // atomicsSweepCSV is the event-timed sweep of scripts/atomics/atomics.cu
 // (testdata/measured/atomics/README.md): calibration of the sector passes.
-var atomicsSweepCSV = filepath.Join(golden, "..", "measured", "atomics", "atomics.csv")
+var atomicsSweepCSV = corpus.Measured("atomics", "atomics.csv")
 
 // binMix is scripts/atomics/atomics.cu's mix: thread t's k-th atomic goes to word binMix(t, k) % K.
 func binMix(t, k uint32) uint32 {
@@ -27,38 +26,11 @@ func binMix(t, k uint32) uint32 {
 // sweepRows reads atomics.csv (comment lines skipped) as maps from column to value.
 func sweepRows(t *testing.T) []map[string]string {
 	t.Helper()
-	rows, err := readSweep(atomicsSweepCSV)
+	rows, err := corpus.ReadCSV(atomicsSweepCSV)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return rows
-}
-
-// readSweep reads a CSV file (lines starting with # skipped) as maps from column to value.
-func readSweep(path string) ([]map[string]string, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var lines []string
-	for _, l := range strings.Split(string(b), "\n") {
-		if l != "" && !strings.HasPrefix(l, "#") {
-			lines = append(lines, l)
-		}
-	}
-	rows, err := csv.NewReader(strings.NewReader(strings.Join(lines, "\n"))).ReadAll()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	var out []map[string]string
-	for _, r := range rows[1:] {
-		m := map[string]string{}
-		for i, k := range rows[0] {
-			m[k] = r[i]
-		}
-		out = append(out, m)
-	}
-	return out, nil
 }
 
 // histKnown lists the histogram rows the model misses by more than 25%, with the reason.
@@ -132,25 +104,13 @@ func TestAtomicHistogramCalibration(t *testing.T) {
 // lookups (lts__t_sectors_srcunit_tex_op_{atom,red}_lookup_{hit,miss}, each
 // launch): a pass per lane of a sector's busiest word is what the L2 counts.
 func TestAtomicLookupsMatchNCU(t *testing.T) {
-	rows, err := ReadNCURaw(filepath.Join(golden, "..", "measured", "atomics", "atomics_ncu.csv"))
+	launches, rows, err := corpus.AtomicsNCU()
 	if err != nil {
 		t.Fatal(err)
-	}
-	b, err := os.ReadFile(filepath.Join(golden, "..", "measured", "atomics", "labels.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	labels := strings.Split(strings.TrimSpace(string(b)), "\n")
-	if len(labels) != len(rows) {
-		t.Fatalf("labels.txt has %d launches, atomics_ncu.csv %d", len(labels), len(rows))
 	}
 	n := 0
-	for i, l := range labels {
-		var kern string
-		var grid, block, K, rep int
-		if _, err := fmt.Sscanf(l, "%s grid=%d block=%d k=%d rep=%d", &kern, &grid, &block, &K, &rep); err != nil {
-			t.Fatalf("labels.txt line %d: %v", i+1, err)
-		}
+	for i, l := range launches {
+		kern, grid, block, K, rep := l.Kernel, l.Grid, l.Block, l.K, l.Rep
 		if kern != "h_red" && kern != "h_atom" && kern != "h_fred" {
 			continue
 		}
@@ -194,7 +154,7 @@ func TestAtomicLookupsMatchNCU(t *testing.T) {
 // was chosen on the aligned sweep before these were measured (K=256 at 512 B
 // runs twice as fast, K=64 at 128 B too, K=100 at 56 B 20% faster).
 func TestAtomicServerOffsets(t *testing.T) {
-	rows, err := readSweep(filepath.Join(golden, "..", "measured", "atomics", "offsets.csv"))
+	rows, err := corpus.ReadCSV(corpus.Measured("atomics", "offsets.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}

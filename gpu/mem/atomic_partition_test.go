@@ -2,6 +2,7 @@ package mem
 
 import (
 	"archive/tar"
+	"bytes"
 	"compress/gzip"
 	"encoding/binary"
 	"encoding/csv"
@@ -11,7 +12,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
-	"strings"
 	"testing"
 )
 
@@ -19,10 +19,10 @@ import (
 // H200 by scripts/contention/trace.sh (testdata/contention/README.md).
 var traceTar = filepath.Join(golden, "..", "contention", "trace.tar.gz")
 
-// traceFiles reads the named members of trace.tar.gz.
-func traceFiles(t *testing.T, names ...string) map[string][]byte {
+// tarFiles reads the named members of the gzipped tar at path.
+func tarFiles(t *testing.T, path string, names ...string) map[string][]byte {
 	t.Helper()
-	f, err := os.Open(traceTar)
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,10 +55,20 @@ func traceFiles(t *testing.T, names ...string) map[string][]byte {
 	}
 	for _, n := range names {
 		if out[n] == nil {
-			t.Fatalf("%s: no %s", traceTar, n)
+			t.Fatalf("%s: no %s", path, n)
 		}
 	}
 	return out
+}
+
+// tarCSV reads member name of the gzipped tar at path as CSV rows (header dropped).
+func tarCSV(t *testing.T, path, name string) [][]string {
+	t.Helper()
+	rows, err := csv.NewReader(bytes.NewReader(tarFiles(t, path, name)[name])).ReadAll()
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return rows[1:]
 }
 
 // TestAtomicPartitionsFromTrace checks that DefaultAtomicCosts.Home and
@@ -66,17 +76,14 @@ func traceFiles(t *testing.T, names ...string) map[string][]byte {
 // dependent atomicAdd round trip is below the midpoint of the fastest and
 // slowest are Home, and FarLatency is the difference of the two groups' medians.
 func TestAtomicPartitionsFromTrace(t *testing.T) {
-	rows, err := csv.NewReader(strings.NewReader(string(traceFiles(t, "lat.csv")["lat.csv"]))).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := tarCSV(t, traceTar, "lat.csv")
 	type smLat struct {
 		sm  int
 		lat float64
 	}
 	var ls []smLat
 	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, r := range rows[1:] {
+	for _, r := range rows {
 		sm, err1 := strconv.Atoi(r[1])
 		l, err2 := strconv.ParseFloat(r[2], 64)
 		if err1 != nil || err2 != nil {
@@ -118,7 +125,7 @@ func TestAtomicPartitionsFromTrace(t *testing.T) {
 // partition (consecutive successes from SMs on one side of Home) and the sum of
 // every thread's CAS attempts.
 func casTrace(t *testing.T, name string) (n, runs int, attempts int64) {
-	b := traceFiles(t, name)[name]
+	b := tarFiles(t, traceTar, name)[name]
 	const rec = 24 // struct Rec of trace.cu: sm, block, thread, attempts uint32; globaltimer uint64
 	prev := -1
 	for i := 0; i+rec <= len(b); i += rec {

@@ -1,17 +1,15 @@
 package mem
 
 import (
-	"encoding/csv"
 	"math"
-	"os"
-	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
+
+	corpus "github.com/kernelscope/kernelscope/internal/golden"
 )
 
 // atomicsCSV is the event-timed throughput table of scripts/caches/micro.cu.
-var atomicsCSV = filepath.Join(golden, "..", "measured", "caches", "atomics.csv")
+var atomicsCSV = corpus.Measured("caches", "atomics.csv")
 
 // warpAtoms is the Access of warp w of a k_gatom / v_atom11 style request: lane
 // l of global thread t touches word wordOf(t).
@@ -57,39 +55,25 @@ var atomicKnown = map[string]string{
 // run on all 132 SMs (the rows the costs were fitted to, plus the few-word rows
 // they predict) and checks the modelled time within 25%.
 func TestAtomicThroughputCalibration(t *testing.T) {
-	f, err := os.ReadFile(atomicsCSV)
+	rows, err := corpus.ReadCSV(atomicsCSV)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var body []string
-	for _, l := range strings.Split(string(f), "\n") {
-		if l != "" && !strings.HasPrefix(l, "#") {
-			body = append(body, l)
-		}
-	}
-	rows, err := csv.NewReader(strings.NewReader(strings.Join(body, "\n"))).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := map[string]int{}
-	for i, k := range rows[0] {
-		col[k] = i
-	}
-	num := func(r []string, k string) float64 {
-		v, err := strconv.ParseFloat(r[col[k]], 64)
+	num := func(r map[string]string, k string) float64 {
+		v, err := strconv.ParseFloat(r[k], 64)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return v
 	}
 	n := 0
-	for _, r := range rows[1:] {
+	for _, r := range rows {
 		grid, nw := int(num(r, "grid")), int(num(r, "nwords"))
-		if r[col["space"]] != "global" || grid != 132 || nw > 32 || r[col["op"]] == "red.add" {
+		if r["space"] != "global" || grid != 132 || nw > 32 || r["op"] == "red.add" {
 			continue
 		}
 		op := AtomicInt
-		switch r[col["op"]] {
+		switch r["op"] {
 		case "atomicAdd.f32":
 			op = AtomicF32
 		case "atomicCAS":
@@ -97,21 +81,21 @@ func TestAtomicThroughputCalibration(t *testing.T) {
 		}
 		stride := int(num(r, "stride_words"))
 		u := NewAtomicUnits(132, DefaultAtomicCosts)
-		dep := r[col["op"]] == "atomicCAS"
+		dep := r["op"] == "atomicCAS"
 		got := replay(u, grid, int(num(r, "block")), int(num(r, "iters")), op, dep, func(t int) int { return (t % nw) * stride }, 132)
 		want := num(r, "median_ms") * 1e-3 * num(r, "clock_ghz") * 1e9
 		e := (got - want) / want
-		t.Logf("%-14s %4d words stride %2d: model %9.0f cycles, H200 %9.0f (%+.0f%%)", r[col["op"]], nw, stride, got, want, 100*e)
+		t.Logf("%-14s %4d words stride %2d: model %9.0f cycles, H200 %9.0f (%+.0f%%)", r["op"], nw, stride, got, want, 100*e)
 		n++
-		if why, ok := atomicKnown[r[col["op"]]+"/"+r[col["nwords"]]+"/"+r[col["stride_words"]]]; ok {
+		if why, ok := atomicKnown[r["op"]+"/"+r["nwords"]+"/"+r["stride_words"]]; ok {
 			t.Logf("  known: %s", why)
 			if math.Abs(e) <= 0.25 {
-				t.Errorf("%s %d words stride %d: listed as a known miss but within 25%% (%+.0f%%): update atomicKnown", r[col["op"]], nw, stride, 100*e)
+				t.Errorf("%s %d words stride %d: listed as a known miss but within 25%% (%+.0f%%): update atomicKnown", r["op"], nw, stride, 100*e)
 			}
 			continue
 		}
 		if math.Abs(e) > 0.25 {
-			t.Errorf("%s %d words stride %d: model %.0f cycles, H200 %.0f (%+.0f%%)", r[col["op"]], nw, stride, got, want, 100*e)
+			t.Errorf("%s %d words stride %d: model %.0f cycles, H200 %.0f (%+.0f%%)", r["op"], nw, stride, got, want, 100*e)
 		}
 	}
 	if n == 0 {

@@ -18,10 +18,10 @@ import (
 // measuredCaches is where the cache ground truth of scripts/caches/device.sh lies.
 var measuredCaches = filepath.Join(goldenDir, "..", "measured", "caches")
 
-// readNCUCSV reads an `ncu --csv --page raw` log (mem.ReadNCURaw).
+// readNCUCSV reads an `ncu --csv --page raw` log (golden.ReadNCURaw).
 func readNCUCSV(t *testing.T, path string) []map[string]string {
 	t.Helper()
-	rows, err := mem.ReadNCURaw(path)
+	rows, err := golden.ReadNCURaw(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,12 +1,7 @@
 package mem
 
 import (
-	"archive/tar"
-	"compress/gzip"
-	"encoding/csv"
-	"io"
 	"math/bits"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -15,37 +10,6 @@ import (
 
 // l2probeTar holds two runs of scripts/l2/l2probe.cu on the H200 (testdata/measured/l2/README.md).
 var l2probeTar = filepath.Join(golden, "..", "measured", "l2", "l2probe.tar.gz")
-
-// l2probeCSV reads member name of l2probe.tar.gz as CSV rows (header dropped).
-func l2probeCSV(t *testing.T, name string) [][]string {
-	t.Helper()
-	f, err := os.Open(l2probeTar)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := tar.NewReader(z)
-	for {
-		h, err := tr.Next()
-		if err == io.EOF {
-			t.Fatalf("%s: no %s", l2probeTar, name)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		if h.Name == name {
-			rows, err := csv.NewReader(tr).ReadAll()
-			if err != nil {
-				t.Fatalf("%s: %v", name, err)
-			}
-			return rows[1:]
-		}
-	}
-}
 
 // num parses a CSV field.
 func num(t *testing.T, s string) float64 {
@@ -68,7 +32,7 @@ func medianOf(v []float64) float64 {
 // probeHomes classifies atom.csv's lines: far from SM 0 when the atomic round trip
 // is above the midpoint of its 10th and 90th percentiles.
 func probeHomes(t *testing.T) map[uint64]bool {
-	rows := l2probeCSV(t, "run1/atom.csv")
+	rows := tarCSV(t, l2probeTar, "run1/atom.csv")
 	var lat []float64
 	for _, r := range rows {
 		lat = append(lat, num(t, r[1]))
@@ -121,7 +85,7 @@ func TestL2PartitioningMeasured(t *testing.T) {
 	}
 	var side [4]uint64
 	n := 0
-	for _, r := range l2probeCSV(t, "run1/side.csv") {
+	for _, r := range tarCSV(t, l2probeTar, "run1/side.csv") {
 		if sm := int(num(t, r[0])); num(t, r[1]) < num(t, r[2]) {
 			side[sm/64] |= 1 << (sm % 64)
 			n++
@@ -138,7 +102,7 @@ func TestL2PartitioningMeasured(t *testing.T) {
 		t.Errorf("L2 sides and atomic homes differ: %#x, %#x", DefaultL2Partitioning.Side, DefaultAtomicCosts.Home)
 	}
 	steps := map[string][2][]float64{}
-	for _, r := range l2probeCSV(t, "run1/chase.csv") {
+	for _, r := range tarCSV(t, l2probeTar, "run1/chase.csv") {
 		if r[1] != "0" {
 			continue
 		}

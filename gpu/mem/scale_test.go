@@ -40,48 +40,10 @@ func lanes(a *Access, kind Kind, elem int, base uint64, first, stride int) {
 
 func scaleStreams() []scaleStream {
 	return []scaleStream{
-		{"vector_add_16M", 65536, func(b int, do func(*Access)) { // c[i] = a[i] + b[i]
-			var a Access
-			for w := 0; w < 8; w++ {
-				i := b*256 + w*32
-				lanes(&a, Load, 4, bufA, i, 1)
-				do(&a)
-				lanes(&a, Load, 4, bufB, i, 1)
-				do(&a)
-				lanes(&a, Store, 4, bufC, i, 1)
-				do(&a)
-			}
-		}},
-		{"strided_copy_stride1_4M", 16384, func(b int, do func(*Access)) { // out[i] = in[i]
-			var a Access
-			for w := 0; w < 8; w++ {
-				i := b*256 + w*32
-				lanes(&a, Load, 4, bufA, i, 1)
-				do(&a)
-				lanes(&a, Store, 4, bufB, i, 1)
-				do(&a)
-			}
-		}},
-		{"strided_copy_stride32_4M", 16384, func(b int, do func(*Access)) { // out[i] = in[32*i]
-			var a Access
-			for w := 0; w < 8; w++ {
-				i := b*256 + w*32
-				lanes(&a, Load, 4, bufA, 32*i, 32)
-				do(&a)
-				lanes(&a, Store, 4, bufB, i, 1)
-				do(&a)
-			}
-		}},
-		{"offset_copy_4M", 16384, func(b int, do func(*Access)) { // out[i] = in[i+1]
-			var a Access
-			for w := 0; w < 8; w++ {
-				i := b*256 + w*32
-				lanes(&a, Load, 4, bufA, i+1, 1)
-				do(&a)
-				lanes(&a, Store, 4, bufB, i, 1)
-				do(&a)
-			}
-		}},
+		{"vector_add_16M", 65536, elementwise(4, 1, 0, bufC, bufA, bufB)},      // c[i] = a[i] + b[i]
+		{"strided_copy_stride1_4M", 16384, elementwise(4, 1, 0, bufB, bufA)},   // out[i] = in[i]
+		{"strided_copy_stride32_4M", 16384, elementwise(4, 32, 0, bufB, bufA)}, // out[i] = in[32*i]
+		{"offset_copy_4M", 16384, elementwise(4, 1, 1, bufB, bufA)},            // out[i] = in[i+1]
 		{"transpose_naive_4096", 128 * 128, func(b int, do func(*Access)) { // 32x8 threads, 4 rows each way
 			var a Access
 			bx, by := b%128, b/128
@@ -99,31 +61,12 @@ func scaleStreams() []scaleStream {
 			}
 		}},
 		{"saxpy_16M", 1056, func(b int, do func(*Access)) { // grid-stride y[i] = a*x[i] + y[i]
-			var a Access
-			for i0 := b * 256; i0 < 1<<24; i0 += 1056 * 256 {
-				for w := 0; w < 8; w++ {
-					i := i0 + w*32
-					lanes(&a, Load, 4, bufA, i, 1)
-					do(&a)
-					lanes(&a, Load, 4, bufB, i, 1)
-					do(&a)
-					lanes(&a, Store, 4, bufB, i, 1)
-					do(&a)
-				}
+			axpy := elementwise(4, 1, 0, bufB, bufA, bufB)
+			for b0 := b; b0*256 < 1<<24; b0 += 1056 { // block b does the elements of blocks b, b+1056, ...
+				axpy(b0, do)
 			}
 		}},
-		{"daxpy_8M", 32768, func(b int, do func(*Access)) { // y[i] = a*x[i] + y[i], doubles
-			var a Access
-			for w := 0; w < 8; w++ {
-				i := b*256 + w*32
-				lanes(&a, Load, 8, bufA, i, 1)
-				do(&a)
-				lanes(&a, Load, 8, bufB, i, 1)
-				do(&a)
-				lanes(&a, Store, 8, bufB, i, 1)
-				do(&a)
-			}
-		}},
+		{"daxpy_8M", 32768, elementwise(8, 1, 0, bufB, bufA, bufB)}, // y[i] = a*x[i] + y[i], doubles
 		{"reduce_interleaved_16M", 65536, reduceStream},
 		{"reduce_sequential_16M", 65536, reduceStream},
 		{"reduce_warp_shfl_16M", 65536, reduceStream},
@@ -153,6 +96,24 @@ func scaleStreams() []scaleStream {
 				do(&a)
 			}
 		}},
+	}
+}
+
+// elementwise is a kernel of 256-thread blocks in which thread i reads element
+// mul*i+add of each buffer of loads, in order, then writes element i of store
+// (elements of elem bytes).
+func elementwise(elem, mul, add int, store uint64, loads ...uint64) func(b int, do func(*Access)) {
+	return func(b int, do func(*Access)) {
+		var a Access
+		for w := 0; w < 8; w++ {
+			i := b*256 + w*32
+			for _, in := range loads {
+				lanes(&a, Load, elem, in, mul*i+add, mul)
+				do(&a)
+			}
+			lanes(&a, Store, elem, store, i, 1)
+			do(&a)
+		}
 	}
 }
 

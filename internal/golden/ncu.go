@@ -74,3 +74,37 @@ func NCUTar(path, prefix, metric string) ([]NCURow, error) {
 		}
 	}
 }
+
+// ReadNCURaw reads an `ncu --csv --page raw` log: one map of metric -> value per
+// profiled launch, in launch order. Lines before the header are ncu's notes; the
+// row after the header holds the units.
+func ReadNCURaw(path string) ([]map[string]string, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var body []string
+	for _, l := range strings.Split(string(raw), "\n") {
+		if strings.HasPrefix(l, `"`) {
+			body = append(body, l)
+		}
+	}
+	rows, err := csv.NewReader(strings.NewReader(strings.Join(body, "\n"))).ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(rows) < 3 {
+		return nil, fmt.Errorf("%s: no launches", path)
+	}
+	out := make([]map[string]string, 0, len(rows)-2)
+	for _, r := range rows[2:] {
+		m := make(map[string]string, len(rows[0]))
+		for i, k := range rows[0] {
+			if i < len(r) {
+				m[k] = r[i]
+			}
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
