@@ -90,6 +90,10 @@ func (t *timingRun) clusterOf(b int) (id, size int) {
 	return x/d[0] + y/d[1]*nx + z/d[2]*nx*ny, d[0] * d[1] * d[2]
 }
 
+// unrollCopies is how many trips of a loop ptxas unrolls more are issued as one
+// region (gpu/ptxas unrollCounted: 4).
+const unrollCopies = 4
+
 // newTimingRun decodes the kernel once (the simulator reuses the decoded
 // program: Config.Decoded) and builds the timing model over it. issues, when
 // not nil, is the SASS of each of the kernel's PTX instructions (gpu/ptxas):
@@ -121,14 +125,6 @@ func newTimingRun(ctx context.Context, archName string, mod *ptx.Module, k *ptx.
 		t.issueStream = StreamSASS
 		t.predicated = predicatedRegions(issues, len(prog.Insts))
 	}
-	m, err := timing.New(prog, timing.Config{BlocksPerSM: max(blocksPerSM, 1), TimelineWarps: timelineWarps,
-		Release:         func(s timing.WarpStream) { t.pool = append(t.pool, s[:0]) },
-		ReleaseAccesses: func(a []mem.Access) { t.accPool = append(t.accPool, a[:0]) }})
-	if err != nil {
-		return nil, err
-	}
-	t.model = m
-	t.npcs = len(prog.Insts)
 	// every function's first PC and its labels start regions (device functions are
 	// scheduled as the kernel is)
 	var labels []int
@@ -139,6 +135,23 @@ func newTimingRun(ctx context.Context, archName string, mod *ptx.Module, k *ptx.
 		}
 	}
 	t.sched = timing.NewSchedule(prog, len(prog.Insts), labels)
+	// loops ptxas unrolls 4x more issue four trips as one region (their loads
+	// together), as copies of their own appended to prog: before the model is made
+	var loops [][2]int
+	for pc, is := range issues {
+		if is.UnrollHead >= 0 && pc < len(k.Insts) {
+			loops = append(loops, [2]int{is.UnrollHead, pc})
+		}
+	}
+	t.sched.Unroll(prog, loops, unrollCopies)
+	m, err := timing.New(prog, timing.Config{BlocksPerSM: max(blocksPerSM, 1), TimelineWarps: timelineWarps,
+		Release:         func(s timing.WarpStream) { t.pool = append(t.pool, s[:0]) },
+		ReleaseAccesses: func(a []mem.Access) { t.accPool = append(t.accPool, a[:0]) }})
+	if err != nil {
+		return nil, err
+	}
+	t.model = m
+	t.npcs = len(prog.Insts)
 	return t, nil
 }
 

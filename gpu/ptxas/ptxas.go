@@ -80,6 +80,9 @@ type TimingIssue struct {
 	// converted branch (every warp that reaches it issues the whole region, predicated);
 	// -1 otherwise.
 	Pred int
+	// UnrollHead is, for the back edge of a loop that ptxas is modelled to unroll 4x
+	// more (unrollCounted), the loop's first PTX instruction index; -1 otherwise.
+	UnrollHead int
 }
 
 // Group is a set of adjacent PTX memory accesses that ptxas merges into one SASS instruction.
@@ -106,6 +109,8 @@ type Lowering struct {
 	// pred[i] is the if-converted branch whose predicated region holds instruction i, -1 if
 	// none (nil when the lowering comes from a listing)
 	pred []int
+	// unrolled are the loops unrollCounted unrolls 4x more: first and back-edge indices
+	unrolled [][2]int
 }
 
 // IssueCounts returns the SASS issue count of each PTX instruction, rounded to whole
@@ -147,7 +152,7 @@ func (l *Lowering) TimingIssues() []TimingIssue {
 			n = max(int(slots+carry+0.5), 0)
 			carry += slots - float64(n)
 		}
-		out[i].Slots, out[i].Pred = n, -1
+		out[i].Slots, out[i].Pred, out[i].UnrollHead = n, -1, -1
 		if i < len(l.pred) {
 			out[i].Pred = l.pred[i]
 		}
@@ -156,6 +161,11 @@ func (l *Lowering) TimingIssues() []TimingIssue {
 			k := min(int(v*float64(n)/max(slots, 1e-9)+0.5), left)
 			out[i].Pipes[p] = k
 			left -= k
+		}
+	}
+	for _, u := range l.unrolled {
+		if u[1] < len(out) {
+			out[u[1]].UnrollHead = u[0]
 		}
 	}
 	return out

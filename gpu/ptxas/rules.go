@@ -584,6 +584,7 @@ func (lw *lowerer) unrollCounted() {
 			}
 			l.Insts[k].Why += " (loop unrolled 4x by ptxas: once per 4 trips)"
 		}
+		l.unrolled = append(l.unrolled, [2]int{t, j})
 		quarter(j)
 		quarter(sp)
 		for _, k := range step {

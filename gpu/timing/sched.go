@@ -1,6 +1,8 @@
 package timing
 
 import (
+	"fmt"
+
 	"github.com/kernelscope/kernelscope/gpu/isa"
 	"github.com/kernelscope/kernelscope/gpu/latency"
 	"github.com/kernelscope/kernelscope/gpu/ptx"
@@ -25,6 +27,19 @@ type Schedule struct {
 	// is PCs pc..pc+len(order)-1 and its order is orders[start[pc]-1].
 	start  []int32
 	orders [][]int32 // per region, the PCs in issue order
+	// unrollAt[pc] > 0 marks pc as the head of a loop ptxas unrolls (Unroll): its
+	// loop is unrolls[unrollAt[pc]-1]
+	unrollAt []int32
+	unrolls  []unrolled
+}
+
+// unrolled is a loop that ptxas unrolls by copies: the body (head..back edge,
+// n PCs) issued copies times as one region, order holding indices into the
+// copies (copy c's PC head+j is c*n+j).
+type unrolled struct {
+	n, copies int
+	order     []int32
+	pcs       []int32 // the copies' own PCs (appended to the program), copy-major
 }
 
 // Regions is the number of regions the schedule reorders (those of two or more
@@ -127,14 +142,112 @@ func NewSchedule(p *Program, n int, labels []int) *Schedule {
 	return s
 }
 
+// Unroll makes each loop [head, back] (PCs; back is its back edge, a branch to
+// head, and nothing between breaks a region) issue as ptxas issues it unrolled
+// copies times: copies consecutive trips list-scheduled as one region, so that
+// the later trips' loads are issued with the first's (nvcc's 4x-unrolled PTX
+// loop that ptxas unrolls 4x more keeps 16 trips' loads in flight; gpu/ptxas
+// unrollCounted). As ptxas gives each copy registers of its own, every copy is
+// appended to p as instructions of its own whose registers are renamed (the
+// last copy writes the loop's own registers), and Reorder issues a group of
+// trips as those. Call it before the timing model is made over p. The last
+// copy's back edge stays last.
+func (s *Schedule) Unroll(p *Program, loops [][2]int, copies int) {
+	if s == nil || copies < 2 {
+		return
+	}
+	var sc scheduler
+	for _, lp := range loops {
+		head, back := lp[0], lp[1]
+		if head < 0 || back <= head || back >= len(s.start) || back >= len(p.Insts) {
+			continue
+		}
+		ok := true
+		for pc := head; pc < back; pc++ {
+			if regionBreak(&p.Insts[pc]) {
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		n := back - head + 1
+		cur := map[int32]int32{} // register -> its renamed id in the copies so far
+		rn := func(r int32) int32 {
+			if x, ok := cur[r]; ok {
+				return x
+			}
+			return r
+		}
+		seq := make([]int32, 0, n*copies) // the copies' PCs, copy-major
+		for c := range copies {
+			for j := range n {
+				in := p.Insts[head+j]
+				in.Src = make([]int32, len(in.Src))
+				for k, r := range p.Insts[head+j].Src {
+					in.Src[k] = rn(r)
+				}
+				in.Dst = make([]int32, len(in.Dst))
+				for k, r := range p.Insts[head+j].Dst {
+					if c == copies-1 {
+						in.Dst[k] = r
+						delete(cur, r)
+						continue
+					}
+					id := int32(len(p.RegNames))
+					p.RegNames = append(p.RegNames, fmt.Sprintf("%s'%d", p.RegNames[r], c))
+					in.Dst[k], cur[r] = id, id
+				}
+				p.Insts = append(p.Insts, in)
+				seq = append(seq, int32(len(p.Insts)-1))
+			}
+		}
+		order := sc.scheduleSeq(p, seq[:len(seq)-1])
+		if order == nil {
+			order = make([]int32, len(seq)-1)
+			for i := range order {
+				order[i] = int32(i)
+			}
+		}
+		order = append(order, int32(len(seq)-1))
+		if s.unrollAt == nil {
+			s.unrollAt = make([]int32, len(s.start))
+		}
+		s.unrolls = append(s.unrolls, unrolled{n: n, copies: copies, order: order, pcs: seq})
+		s.unrollAt[head] = int32(len(s.unrolls))
+	}
+}
+
+// Unrolled is the number of loops the schedule issues unrolled.
+func (s *Schedule) Unrolled() int {
+	if s == nil {
+		return 0
+	}
+	return len(s.unrolls)
+}
+
 // Reorder puts every complete execution of a scheduled region in ws (its PCs
-// consecutive, in program order) into the schedule's order, in place.
+// consecutive, in program order) into the schedule's order, in place; copies
+// consecutive trips of an unrolled loop go into the unrolled loop's order.
 func (s *Schedule) Reorder(ws WarpStream, tmp []Event) []Event {
-	if s == nil || len(s.orders) == 0 {
+	if s == nil || (len(s.orders) == 0 && len(s.unrolls) == 0) {
 		return tmp
 	}
 	for i := 0; i < len(ws); {
 		pc := ws[i].PC
+		if pc >= 0 && int(pc) < len(s.unrollAt) && s.unrollAt[pc] > 0 {
+			u := &s.unrolls[s.unrollAt[pc]-1]
+			if k := u.n * u.copies; i+k <= len(ws) && tripsAt(ws[i:i+k], pc, u.n) {
+				tmp = append(tmp[:0], ws[i:i+k]...)
+				for j, v := range u.order {
+					ws[i+j] = tmp[v]
+					ws[i+j].PC = u.pcs[v]
+				}
+				i += k
+				continue
+			}
+		}
 		if pc < 0 || int(pc) >= len(s.start) || s.start[pc] == 0 {
 			i++
 			continue
@@ -165,6 +278,16 @@ func (s *Schedule) Reorder(ws WarpStream, tmp []Event) []Event {
 	return tmp
 }
 
+// tripsAt reports whether ws is whole trips of the n-PC loop body starting at head.
+func tripsAt(ws WarpStream, head int32, n int) bool {
+	for j := range ws {
+		if ws[j].PC != head+int32(j%n) {
+			return false
+		}
+	}
+	return true
+}
+
 // scheduler holds the scratch space of NewSchedule.
 type scheduler struct {
 	preds  [][]edge
@@ -184,7 +307,25 @@ type edge struct {
 // schedule returns the region [lo, hi)'s PCs in list-schedule order, or nil
 // when that is program order.
 func (sc *scheduler) schedule(p *Program, lo, hi int) []int32 {
-	n := hi - lo
+	pcs := make([]int32, hi-lo)
+	for i := range pcs {
+		pcs[i] = int32(lo + i)
+	}
+	order := sc.scheduleSeq(p, pcs)
+	if order == nil {
+		return nil
+	}
+	for i := range order {
+		order[i] = pcs[order[i]]
+	}
+	return order
+}
+
+// scheduleSeq list-schedules the instruction sequence pcs (PCs, which may repeat: an
+// unrolled loop's copies) and returns indices into pcs in issue order, or nil when
+// that is the sequence's own order.
+func (sc *scheduler) scheduleSeq(p *Program, pcs []int32) []int32 {
+	n := len(pcs)
 	sc.preds = sc.preds[:0]
 	for range n {
 		sc.preds = append(sc.preds, nil)
@@ -193,14 +334,14 @@ func (sc *scheduler) schedule(p *Program, lo, hi int) []int32 {
 	readers := map[int32][]int{}
 	var mems []int             // the region's memory operations so far
 	lat := func(i int) int64 { // cycles from issue to a dependant's issue
-		in := &p.Insts[lo+i]
+		in := &p.Insts[pcs[i]]
 		if in.Issues == 0 {
 			return 0 // folded by ptxas: its results are ready when its sources are
 		}
 		return int64(max(in.Timing.Latency, 1))
 	}
 	for i := range n {
-		in := &p.Insts[lo+i]
+		in := &p.Insts[pcs[i]]
 		add := func(from int, l int64) { sc.preds[i] = append(sc.preds[i], edge{from, l}) }
 		for _, r := range in.Src {
 			if d, ok := lastDef[r]; ok {
@@ -220,7 +361,7 @@ func (sc *scheduler) schedule(p *Program, lo, hi int) []int32 {
 		if k := memKind(in); k > 0 {
 			b := spaceBits(in)
 			for _, h := range mems {
-				if (k == 2 || memKind(&p.Insts[lo+h]) == 2) && b&spaceBits(&p.Insts[lo+h]) != 0 {
+				if (k == 2 || memKind(&p.Insts[pcs[h]]) == 2) && b&spaceBits(&p.Insts[pcs[h]]) != 0 {
 					add(h, 1)
 				}
 			}
@@ -267,7 +408,7 @@ func (sc *scheduler) schedule(p *Program, lo, hi int) []int32 {
 				continue
 			}
 			at := sc.ready[i]
-			if in := &p.Insts[lo+i]; in.Issues > 0 {
+			if in := &p.Insts[pcs[i]]; in.Issues > 0 {
 				at = max(at, pipeFree[in.Timing.Pipe])
 			}
 			if at > cycle {
@@ -288,12 +429,12 @@ func (sc *scheduler) schedule(p *Program, lo, hi int) []int32 {
 		if best != len(order) {
 			inOrder = false
 		}
-		order = append(order, int32(lo+best))
+		order = append(order, int32(best))
 		for _, e := range succs[best] {
 			sc.npred[e.from]--
 			sc.ready[e.from] = max(sc.ready[e.from], cycle+e.lat)
 		}
-		if in := &p.Insts[lo+best]; in.Issues > 0 {
+		if in := &p.Insts[pcs[best]]; in.Issues > 0 {
 			pipeFree[in.Timing.Pipe] = cycle + int64(in.Issues*max(in.Timing.IssueCycles, 1))
 			cycle += int64(in.Issues)
 		}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+
+	"github.com/kernelscope/kernelscope/gpu/latency"
 )
 
 // order is the PCs of one straight-line program in the schedule's issue order.
@@ -114,5 +116,75 @@ func TestScheduleSpeedsUpLoadUse(t *testing.T) {
 	b := run1(t, p, Config{}, []WarpStream{sched})
 	if b.Cycles*2 > a.Cycles {
 		t.Fatalf("scheduled %d cycles, program order %d: want under half", b.Cycles, a.Cycles)
+	}
+}
+
+// TestScheduleUnrollsLoops: four trips of a loop ptxas unrolls issue as one
+// region of renamed copies (every copy's load before the first copy's use of its
+// own, the pointer increments between them), so a latency-bound loop of one load
+// a trip takes well under half the cycles of the trips in order; a partial group
+// of trips keeps the one-trip schedule.
+func TestScheduleUnrollsLoops(t *testing.T) {
+	p := kernel(t, "sm_90",
+		"$L:",
+		"ld.global.f32 %f1, [%rd1];",
+		"add.f32 %f2, %f2, %f1;",
+		"add.s64 %rd1, %rd1, 4;",
+		"setp.ne.s64 %p1, %rd1, %rd2;",
+		"@%p1 bra $L;",
+		"ret;")
+	n := len(p.Insts)
+	trips := func(k int) WarpStream {
+		var ws WarpStream
+		for range k {
+			for pc := range 5 {
+				e := Event{PC: int32(pc), Active: ^uint32(0), Sectors: 1}
+				if pc == 0 {
+					e.Mem = MemL2Hit
+				}
+				ws = append(ws, e)
+			}
+		}
+		return append(ws, Event{PC: 5, Active: ^uint32(0)})
+	}
+	plain := trips(8)
+	a := run1(t, p, Config{}, []WarpStream{plain})
+	s := NewSchedule(p, n, []int{0})
+	s.Unroll(p, [][2]int{{0, 4}}, 4)
+	if s.Unrolled() != 1 || len(p.Insts) != n+20 {
+		t.Fatalf("unrolled %d loops, %d instructions (want 1 and %d)", s.Unrolled(), len(p.Insts), n+20)
+	}
+	ws := trips(8)
+	s.Reorder(ws, nil)
+	lastLoad, firstUse := -1, -1
+	for i, e := range ws[:20] {
+		in := &p.Insts[e.PC]
+		if int(e.PC) < n {
+			t.Fatalf("event %d still at the loop's own PC %d", i, e.PC)
+		}
+		switch in.Timing.Pipe {
+		case latency.PipeMemory:
+			lastLoad = i
+		case latency.PipeFP32:
+			if firstUse < 0 {
+				firstUse = i
+			}
+		}
+	}
+	if firstUse < lastLoad {
+		t.Errorf("a float add issues at %d, before the last trip's load at %d", firstUse, lastLoad)
+	}
+	if last := ws[19].PC; p.Insts[last].Line != p.Insts[4].Line {
+		t.Errorf("the group's last event is PC %d, want the back edge's copy", last)
+	}
+	b := run1(t, p, Config{}, []WarpStream{ws})
+	if b.Cycles*2 > a.Cycles {
+		t.Errorf("unrolled %d cycles, trips in order %d: want under half", b.Cycles, a.Cycles)
+	}
+	part, one := trips(3), trips(3)
+	s.Reorder(part, nil)
+	NewSchedule(p, n, []int{0}).Reorder(one, nil)
+	if !slices.Equal(part, one) {
+		t.Errorf("a partial group: %v, want the one-trip schedule %v", part, one)
 	}
 }
